@@ -1,0 +1,21 @@
+GO      ?= go
+BIN     ?= bin/tai
+STATICCHECK_VERSION ?= v0.8.2
+
+.PHONY: build test fmt-check vet lint
+
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/tai
+
+# The whole test suite, as CI runs it.
+test: fmt-check vet
+	$(GO) test -race ./...
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+lint:
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...

@@ -1,0 +1,122 @@
+package vault
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"tai/internal/secretenv"
+)
+
+// minRedactLen keeps short values (which would match ordinary words) out.
+const minRedactLen = 6
+
+type redactor struct {
+	gen string
+	r   *strings.Replacer
+}
+
+// AddKnown registers a value to redact as [secret:NAME], for values that are
+// not vault secrets: those substituted through ${VAR} into a server's env,
+// headers or URL, for example.
+func (s *Store) AddKnown(name, value string) {
+	if len(value) < minRedactLen {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.known == nil {
+		s.known = map[string]string{}
+	}
+	if s.known[value] == name {
+		return
+	}
+	s.known[value] = name
+	s.redactR = nil
+}
+
+// Redact replaces every known secret value in text with [secret:NAME]:
+// the vault's secrets of all profiles (sealed ones once the vault is
+// unlocked), tai's secret-bearing environment, and values given to AddKnown.
+func (s *Store) Redact(text string) string {
+	r := s.redactorFor(context.Background())
+	if r == nil {
+		return text
+	}
+	return r.Replace(text)
+}
+
+func (s *Store) redactorFor(ctx context.Context) *strings.Replacer {
+	gen, _ := s.meta(ctx, s.db, "secrets_gen")
+	s.mu.Lock()
+	if s.redactR != nil && s.redactR.gen == gen {
+		r := s.redactR.r
+		s.mu.Unlock()
+		return r
+	}
+	key := s.key
+	values := map[string]string{}
+	for v, n := range s.known {
+		values[v] = n
+	}
+	s.mu.Unlock()
+
+	for n, v := range secretenv.Values() {
+		values[v] = n
+	}
+	s.secretValues(ctx, key, values)
+
+	var olds []string
+	for v := range values {
+		if len(v) >= minRedactLen {
+			olds = append(olds, v)
+		}
+	}
+	// Longer values first, so a secret containing another is replaced whole.
+	sort.Slice(olds, func(i, j int) bool {
+		if len(olds[i]) != len(olds[j]) {
+			return len(olds[i]) > len(olds[j])
+		}
+		return olds[i] < olds[j]
+	})
+	pairs := make([]string, 0, 2*len(olds))
+	for _, v := range olds {
+		pairs = append(pairs, v, "[secret:"+values[v]+"]")
+	}
+	var r *strings.Replacer
+	if len(pairs) > 0 {
+		r = strings.NewReplacer(pairs...)
+	}
+	s.mu.Lock()
+	s.redactR = &redactor{gen: gen, r: r}
+	s.mu.Unlock()
+	return r
+}
+
+// secretValues adds every readable secret value to values. Sealed values
+// are included only when the key is already in hand: redaction never asks
+// for a passphrase.
+func (s *Store) secretValues(ctx context.Context, key []byte, values map[string]string) {
+	rows, err := s.db.QueryContext(ctx, `SELECT profile, name, value FROM secrets`)
+	if err != nil {
+		return
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var profile, name, v string
+		if rows.Scan(&profile, &name, &v) != nil {
+			continue
+		}
+		if isSealedValue(v) {
+			if key == nil {
+				continue
+			}
+			pt, err := openWith(key, v, secretsCol, profile, name)
+			if err != nil {
+				continue
+			}
+			v = pt
+		}
+		values[v] = name
+	}
+}

@@ -1,0 +1,336 @@
+package vault
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"tai/internal/seal"
+)
+
+// Errors of the seal, each saying what to do.
+var (
+	ErrSealed          = errors.New("the vault is sealed: set TAI_VAULT_PASSPHRASE or run in a terminal to type the passphrase")
+	ErrWrongPassphrase = errors.New("wrong vault passphrase: check TAI_VAULT_PASSPHRASE or type it again")
+	ErrEmptyPassphrase = errors.New("the passphrase is empty: choose a non-empty passphrase")
+	ErrAlreadySealed   = errors.New("the vault is already sealed")
+	ErrNotSealed       = errors.New("the vault is not sealed")
+)
+
+// sealedColumn names a column whose values are sealed, and the columns that
+// identify its row. The identity is the associated data, so a ciphertext
+// copied into another row does not open.
+type sealedColumn struct {
+	table, column string
+	keys          []string
+}
+
+var (
+	secretsCol    = sealedColumn{"secrets", "value", []string{"profile", "name"}}
+	mcpEnvCol     = sealedColumn{"mcp_servers", "env_json", []string{"name"}}
+	mcpHeadersCol = sealedColumn{"mcp_servers", "headers_json", []string{"name"}}
+
+	sealedColumns = []sealedColumn{secretsCol, mcpEnvCol, mcpHeadersCol}
+)
+
+func (c sealedColumn) ad(keys ...string) []byte {
+	return []byte(c.table + "\x00" + c.column + "\x00" + strings.Join(keys, "\x00"))
+}
+
+const (
+	metaSealParams = "seal_params"
+	metaSealCheck  = "seal_check"
+	sealCheckText  = "tai vault seal check"
+)
+
+var sealCheckAD = []byte("meta\x00seal_check")
+
+func isSealedValue(v string) bool { return seal.IsSealed(v) }
+
+// SealStatus describes the seal.
+type SealStatus struct {
+	Sealed       bool
+	Unlocked     bool
+	Params       seal.Params
+	SealedValues int
+	PlainValues  int
+}
+
+// SealStatus reports whether the vault is sealed and how many values are.
+func (s *Store) SealStatus(ctx context.Context) (SealStatus, error) {
+	var st SealStatus
+	p, err := s.sealParams(ctx, s.db)
+	if err != nil {
+		return st, err
+	}
+	if p != nil {
+		st.Sealed, st.Params = true, *p
+	}
+	s.mu.Lock()
+	st.Unlocked = s.key != nil
+	s.mu.Unlock()
+	for _, c := range sealedColumns {
+		var sealed, plain int
+		err := s.db.QueryRowContext(ctx, fmt.Sprintf(
+			`SELECT coalesce(sum(%[1]s LIKE 'tai-sealed:%%'), 0), coalesce(sum(%[1]s NOT LIKE 'tai-sealed:%%'), 0) FROM %[2]s`,
+			c.column, c.table)).Scan(&sealed, &plain)
+		if err != nil {
+			return st, classify(err)
+		}
+		st.SealedValues += sealed
+		st.PlainValues += plain
+	}
+	return st, nil
+}
+
+func (s *Store) sealParams(ctx context.Context, q querier) (*seal.Params, error) {
+	raw, err := s.meta(ctx, q, metaSealParams)
+	if err != nil || raw == "" {
+		return nil, err
+	}
+	var p seal.Params
+	if err := json.Unmarshal([]byte(raw), &p); err != nil || p.Validate() != nil {
+		return nil, fmt.Errorf("the vault's seal parameters are damaged")
+	}
+	return &p, nil
+}
+
+// unlockedKey returns the seal key, asking for the passphrase once when the
+// vault is sealed, or nil when it is not sealed.
+func (s *Store) unlockedKey(ctx context.Context) ([]byte, error) {
+	s.mu.Lock()
+	key := s.key
+	s.mu.Unlock()
+	if key != nil {
+		return key, nil
+	}
+	p, err := s.sealParams(ctx, s.db)
+	if err != nil || p == nil {
+		return nil, err
+	}
+	if s.opts.Passphrase == nil {
+		return nil, ErrSealed
+	}
+	pass, err := s.opts.Passphrase()
+	if err != nil {
+		return nil, err
+	}
+	return s.unlockWith(ctx, pass, *p)
+}
+
+// Unlock opens the seal with a passphrase for the rest of this Store's life.
+func (s *Store) Unlock(ctx context.Context, passphrase []byte) error {
+	p, err := s.sealParams(ctx, s.db)
+	if err != nil {
+		return err
+	}
+	if p == nil {
+		return ErrNotSealed
+	}
+	_, err = s.unlockWith(ctx, passphrase, *p)
+	return err
+}
+
+func (s *Store) unlockWith(ctx context.Context, pass []byte, p seal.Params) ([]byte, error) {
+	if len(pass) == 0 {
+		return nil, ErrEmptyPassphrase
+	}
+	check, err := s.meta(ctx, s.db, metaSealCheck)
+	if err != nil {
+		return nil, err
+	}
+	key := seal.DeriveKey(pass, p)
+	if pt, err := seal.Open(key, check, sealCheckAD); err != nil || string(pt) != sealCheckText {
+		return nil, ErrWrongPassphrase
+	}
+	s.mu.Lock()
+	s.key = key
+	s.redactR = nil
+	s.mu.Unlock()
+	return key, nil
+}
+
+// encodeForRow returns what to store for plaintext in the given row: the
+// plaintext itself on an unsealed vault, else its sealed envelope. It reads
+// the seal state inside tx so a concurrent seal cannot slip plaintext in.
+func (s *Store) encodeForRow(ctx context.Context, tx *sql.Tx, key []byte, plaintext string, c sealedColumn, keys ...string) (string, error) {
+	p, err := s.sealParams(ctx, tx)
+	if err != nil {
+		return "", err
+	}
+	if p == nil {
+		return plaintext, nil
+	}
+	if key == nil {
+		return "", ErrSealed
+	}
+	return seal.Seal(key, []byte(plaintext), c.ad(keys...))
+}
+
+// decodeFromRow opens a stored value of a sealed column.
+func (s *Store) decodeFromRow(ctx context.Context, stored string, c sealedColumn, keys ...string) (string, error) {
+	if !seal.IsSealed(stored) {
+		return stored, nil
+	}
+	key, err := s.unlockedKey(ctx)
+	if err != nil {
+		return "", err
+	}
+	if key == nil {
+		return "", fmt.Errorf("a sealed value remains in an unsealed vault (%s.%s); run `tai vault seal` again", c.table, c.column)
+	}
+	pt, err := seal.Open(key, stored, c.ad(keys...))
+	if err != nil {
+		return "", fmt.Errorf("%s.%s for %s does not open: it was altered or moved from another row", c.table, c.column, strings.Join(keys, "/"))
+	}
+	return string(pt), nil
+}
+
+// Seal turns the seal on: every value of every sealed column is encrypted in
+// one transaction, then the WAL is checkpointed and truncated so that no
+// plaintext survives in it (secure_delete clears freed pages).
+func (s *Store) Seal(ctx context.Context, passphrase []byte, p seal.Params) error {
+	if len(passphrase) == 0 {
+		return ErrEmptyPassphrase
+	}
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	key := seal.DeriveKey(passphrase, p)
+	check, err := seal.Seal(key, []byte(sealCheckText), sealCheckAD)
+	if err != nil {
+		return err
+	}
+	params, _ := json.Marshal(p)
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		if cur, err := s.sealParams(ctx, tx); err != nil {
+			return err
+		} else if cur != nil {
+			return ErrAlreadySealed
+		}
+		if err := setMeta(ctx, tx, metaSealParams, string(params)); err != nil {
+			return err
+		}
+		if err := setMeta(ctx, tx, metaSealCheck, check); err != nil {
+			return err
+		}
+		return rewriteSealed(ctx, tx, func(c sealedColumn, v string, keys []string) (string, error) {
+			if seal.IsSealed(v) {
+				return v, nil
+			}
+			return seal.Seal(key, []byte(v), c.ad(keys...))
+		})
+	})
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.key = key
+	s.mu.Unlock()
+	return s.scrub(ctx)
+}
+
+// Unseal turns the seal off, storing every sealed value in clear again.
+func (s *Store) Unseal(ctx context.Context, passphrase []byte) error {
+	p, err := s.sealParams(ctx, s.db)
+	if err != nil {
+		return err
+	}
+	if p == nil {
+		return ErrNotSealed
+	}
+	key, err := s.unlockWith(ctx, passphrase, *p)
+	if err != nil {
+		return err
+	}
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM meta WHERE key IN (?, ?)`, metaSealParams, metaSealCheck); err != nil {
+			return classify(err)
+		}
+		return rewriteSealed(ctx, tx, func(c sealedColumn, v string, keys []string) (string, error) {
+			if !seal.IsSealed(v) {
+				return v, nil
+			}
+			pt, err := seal.Open(key, v, c.ad(keys...))
+			if err != nil {
+				return "", fmt.Errorf("%s.%s for %s does not open: it was altered or moved from another row", c.table, c.column, strings.Join(keys, "/"))
+			}
+			return string(pt), nil
+		})
+	})
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.key = nil
+	s.mu.Unlock()
+	return s.scrub(ctx)
+}
+
+// rewriteSealed passes every value of every sealed column through fn.
+func rewriteSealed(ctx context.Context, tx *sql.Tx, fn func(c sealedColumn, v string, keys []string) (string, error)) error {
+	for _, c := range sealedColumns {
+		type row struct {
+			rowid int64
+			value string
+			keys  []string
+		}
+		rows, err := tx.QueryContext(ctx, fmt.Sprintf(`SELECT rowid, %s, %s FROM %s`,
+			c.column, strings.Join(c.keys, ", "), c.table))
+		if err != nil {
+			return classify(err)
+		}
+		var all []row
+		for rows.Next() {
+			r := row{keys: make([]string, len(c.keys))}
+			dest := []any{&r.rowid, &r.value}
+			for i := range r.keys {
+				dest = append(dest, &r.keys[i])
+			}
+			if err := rows.Scan(dest...); err != nil {
+				rows.Close()
+				return err
+			}
+			all = append(all, r)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, r := range all {
+			nv, err := fn(c, r.value, r.keys)
+			if err != nil {
+				return err
+			}
+			if nv == r.value {
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, fmt.Sprintf(`UPDATE %s SET %s = ? WHERE rowid = ?`, c.table, c.column), nv, r.rowid); err != nil {
+				return classify(err)
+			}
+		}
+	}
+	return bumpSecretsGen(ctx, tx)
+}
+
+// scrub moves everything out of the WAL into the main file and truncates
+// the WAL, so old page images (which may hold plaintext) are gone.
+func (s *Store) scrub(ctx context.Context) error {
+	var busy, logFrames, done int
+	err := s.db.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logFrames, &done)
+	if err != nil {
+		return classify(err)
+	}
+	if busy != 0 {
+		return fmt.Errorf("the vault is sealed, but another tai process kept old pages in the WAL; close it and run `tai vault status`")
+	}
+	return nil
+}
+
+func openWith(key []byte, stored string, c sealedColumn, keys ...string) (string, error) {
+	pt, err := seal.Open(key, stored, c.ad(keys...))
+	return string(pt), err
+}
