@@ -1,0 +1,145 @@
+// Package tools defines what a tool is to tai (a name, a description, a JSON
+// Schema, a safety rule and a run function), the registry that holds native
+// and bridged tools, and the lazy selector that decides which of them the
+// model sees each step. Each group of native tools is a subpackage.
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+
+	"tai/internal/vault"
+)
+
+// Tool is one callable tool. Native tools are declared once in their own
+// file; bridged MCP tools are built from a server's cached tool list.
+type Tool struct {
+	Name        string
+	Description string
+	// Schema is the JSON Schema of the arguments (an object schema). It is
+	// public surface: served verbatim as inputSchema by `tai --serve-mcp`.
+	Schema json.RawMessage
+	// Group names the catalogue group ("files", "shell", "mcp", …).
+	Group string
+
+	// Safe reports whether a call with these validated arguments may run
+	// without asking. Nil means never safe.
+	Safe func(args json.RawMessage) bool
+	// Consent describes a call for the approval screen. Nil shows the tool
+	// name and an argument digest.
+	Consent func(args json.RawMessage) Consent
+
+	// Run performs the call. A failure the model should read and react to is
+	// a Result with IsError set; a returned error means the call could not be
+	// carried out at all (a protocol or transport failure for bridged tools).
+	Run func(ctx context.Context, call Call) (Result, error)
+
+	// Server is set for bridged MCP tools: the registered server's name.
+	// Bridged tools are never served over MCP.
+	Server string
+	// Remote is the bridged tool's name on its server.
+	Remote string
+}
+
+// Bridged reports whether t is a foreign MCP tool.
+func (t *Tool) Bridged() bool { return t.Server != "" }
+
+// IsSafe applies the tool's safety rule.
+func (t *Tool) IsSafe(args json.RawMessage) bool { return t.Safe != nil && t.Safe(args) }
+
+// AlwaysSafe is the Safe rule of read-only tools.
+func AlwaysSafe(json.RawMessage) bool { return true }
+
+// Consent is what the approval screen shows about one call.
+type Consent struct {
+	// Title is one line: "shell: rm -rf build", "mcp everything/echo".
+	Title string
+	// Detail is the full picture: the command, the file and diff, the
+	// argument digest. May be several lines.
+	Detail string
+	// Server is set for MCP calls, enabling "always for this server".
+	Server string
+}
+
+// Call is one invocation, with the host around it.
+type Call struct {
+	ID   string // the model's tool-call id, when there is one
+	Args json.RawMessage
+	Env  *Env
+}
+
+// Result is what a tool returns to the model.
+type Result struct {
+	Text    string
+	IsError bool
+}
+
+// Errorf is a tool error result.
+func Errorf(format string, args ...any) Result {
+	return Result{Text: sprintf(format, args...), IsError: true}
+}
+
+// Text is a successful plain-text result.
+func Text(s string) Result { return Result{Text: s} }
+
+// Env is the host a tool runs in. Fields may be nil where a host lacks the
+// capability (no person present, no subagents); tools must say so clearly.
+type Env struct {
+	Dir     string // working directory; relative paths resolve against it
+	Store   *vault.Store
+	Profile string
+	Session string
+
+	// Prompter reaches the person at the terminal; nil when nobody is there
+	// (one-shot without a tty, served sessions).
+	Prompter Prompter
+	// Subagents runs child agents; nil where forking is not possible.
+	Subagents Subagents
+	// Served is true under `tai --serve-mcp`: bridged tools are unreachable
+	// and interactive-only tools refuse.
+	Served bool
+	// Progress receives streamed output of long tools (shell), may be nil.
+	Progress io.Writer
+
+	// State holds per-host tool state (jobs, undo snapshots, loaded tools),
+	// keyed by the owning package.
+	State *State
+}
+
+// Prompter asks the person a question.
+type Prompter interface {
+	Ask(ctx context.Context, question string, choices []string) (string, error)
+}
+
+// Subagents runs child agents on the same profile (tai.md §5).
+type Subagents interface {
+	Fork(ctx context.Context, req ForkRequest) (ForkResult, error)
+	Start(ctx context.Context, req ForkRequest) (id string, err error)
+	Wait(ctx context.Context, id string) (ForkResult, error)
+	List() []ForkStatus
+	Cancel(id string) error
+}
+
+// ForkRequest starts a child agent.
+type ForkRequest struct {
+	Brief    string
+	MaxSteps int
+	Timeout  int // seconds; 0 means the runner's default
+	// Tools, when non-nil, replaces the child's tool registry (the GitHub
+	// resolver gives its child a single read tool).
+	Tools *Registry
+}
+
+// ForkResult is a child's outcome.
+type ForkResult struct {
+	Answer   string
+	RecordID string // the transcript
+	Partial  bool   // step cap or deadline reached
+	Reason   string
+}
+
+// ForkStatus describes a running or finished child.
+type ForkStatus struct {
+	ID, Brief, State string
+}
