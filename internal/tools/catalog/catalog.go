@@ -1,0 +1,17 @@
+// Package catalog assembles tai's native tool catalogue from the tool group
+// subpackages. It is the one place that lists every group.
+package catalog
+
+import "tai/internal/tools"
+
+// Native returns every native tool, freshly built.
+func Native() []*tools.Tool {
+	var out []*tools.Tool
+	for _, group := range groups {
+		out = append(out, group()...)
+	}
+	return out
+}
+
+// groups lists each tool group's constructor.
+var groups = []func() []*tools.Tool{}
