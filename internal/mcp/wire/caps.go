@@ -1,0 +1,59 @@
+package wire
+
+import (
+	"strconv"
+	"time"
+)
+
+// The caps of mcp.md, each with the spec's value, in this one place. KB and
+// MB in the spec mean KiB and MiB.
+const (
+	ConnectTimeout  = 20 * time.Second   // MCP_CONNECT_TIMEOUT
+	CallTimeout     = 60 * time.Second   // MCP_CALL_TIMEOUT
+	ResultMax       = 64 << 10           // MCP_RESULT_MAX, bytes
+	HTTPMaxBody     = 10 << 20           // MCP_HTTP_MAX_BODY, bytes
+	MaxServers      = 32                 // MCP_MAX_SERVERS
+	MaxTools        = 100                // MCP_MAX_TOOLS
+	SessionIdle     = 3600 * time.Second // MCP_SESSION_IDLE
+	ChatTimeout     = 600 * time.Second  // MCP_CHAT_TIMEOUT
+	ResolverTimeout = 300 * time.Second  // MCP_RESOLVER_TIMEOUT
+	ResolverSteps   = 12                 // MCP_RESOLVER_STEPS
+	OAuthTimeout    = 300 * time.Second  // MCP_OAUTH_TIMEOUT
+	DefaultPort     = 8765               // MCP_DEFAULT_PORT
+)
+
+// Constant is one MCP_* name of the design with the Go value it maps to,
+// written the way the docs write it.
+type Constant struct {
+	Name    string // MCP_CALL_TIMEOUT
+	Value   string // 60s
+	Meaning string
+}
+
+// Constants lists every MCP_* name, read by the docs drift test and by
+// anything that prints the caps. Values are formatted from the Go constants
+// above, so they cannot disagree with them.
+var Constants = []Constant{
+	{"MCP_PROTOCOL_VERSION", ProtocolVersion, "protocol revision tai offers"},
+	{"MCP_CONNECT_TIMEOUT", seconds(ConnectTimeout), "spawn or dial plus handshake, per server"},
+	{"MCP_CALL_TIMEOUT", seconds(CallTimeout), "one request; a tools/call is then cancelled and fails locally"},
+	{"MCP_RESULT_MAX", size(ResultMax), "tool result text kept inline; larger spills to a vault record"},
+	{"MCP_HTTP_MAX_BODY", size(HTTPMaxBody), "largest message: an HTTP body either way, one stdio line"},
+	{"MCP_MAX_SERVERS", strconv.Itoa(MaxServers), "registered servers"},
+	{"MCP_MAX_TOOLS", strconv.Itoa(MaxTools), "tools bridged per server"},
+	{"MCP_SESSION_IDLE", seconds(SessionIdle), "idle served sessions are dropped"},
+	{"MCP_CHAT_TIMEOUT", seconds(ChatTimeout), "deadline per served chat turn"},
+	{"MCP_RESOLVER_TIMEOUT", seconds(ResolverTimeout), "deadline for the GitHub resolver subagent"},
+	{"MCP_RESOLVER_STEPS", strconv.Itoa(ResolverSteps), "agent steps for one GitHub resolution"},
+	{"MCP_OAUTH_TIMEOUT", seconds(OAuthTimeout), "wait for the browser redirect of a login"},
+	{"MCP_DEFAULT_PORT", strconv.Itoa(DefaultPort), "port of the served endpoint"},
+}
+
+func seconds(d time.Duration) string { return strconv.Itoa(int(d/time.Second)) + "s" }
+
+func size(n int) string {
+	if n%(1<<20) == 0 {
+		return strconv.Itoa(n>>20) + "MiB"
+	}
+	return strconv.Itoa(n>>10) + "KiB"
+}

@@ -1,0 +1,84 @@
+package wire
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// JSON-RPC 2.0 error codes tai sends or recognises.
+const (
+	CodeParseError     = -32700
+	CodeInvalidRequest = -32600
+	CodeMethodNotFound = -32601
+	CodeInvalidParams  = -32602
+	CodeInternalError  = -32603
+	// CodeHTTP marks an HTTPError seen as an Error. JSON-RPC leaves
+	// -32000 to -32099 to implementations; no server sends this one to tai,
+	// the HTTP leg makes it up from a status line.
+	CodeHTTP = -32001
+)
+
+// Error is a JSON-RPC error object (McpError): the server understood the
+// message and refused it. It is a protocol failure, never a tool's own
+// failure, which arrives as a CallToolResult with IsError set.
+type Error struct {
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("mcp error %d: %s", e.Code, Printable(e.Message, 200))
+}
+
+// HTTPError is a non-2xx answer on the HTTP leg (McpHttpError). It is an
+// Error too: errors.As finds a *Error with CodeHTTP behind it, so callers
+// that only know protocol failures still see one. The OAuth layer reads
+// Status and WWWAuthenticate to tell 401 from anything else.
+type HTTPError struct {
+	Status          int
+	WWWAuthenticate string
+	// Body is the start of the answer's body, made printable.
+	Body string
+}
+
+func (e *HTTPError) Error() string {
+	msg := fmt.Sprintf("http %d", e.Status)
+	if e.WWWAuthenticate != "" {
+		msg += " (WWW-Authenticate: " + Printable(e.WWWAuthenticate, 200) + ")"
+	}
+	if e.Body != "" {
+		msg += ": " + e.Body
+	}
+	return msg
+}
+
+// Unwrap presents the HTTP failure as an Error with CodeHTTP.
+func (e *HTTPError) Unwrap() error {
+	return &Error{Code: CodeHTTP, Message: e.Error()}
+}
+
+// Printable returns s with control characters and invalid UTF-8 replaced and
+// cut to at most max runes, so that untrusted server text can be quoted in
+// an error or shown on a terminal. Newlines and tabs become spaces.
+func Printable(s string, max int) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if n == max {
+			b.WriteString("…")
+			break
+		}
+		switch {
+		case r == '\n' || r == '\t' || r == '\r':
+			r = ' '
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0),
+			r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+			r = '\ufffd'
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
+}

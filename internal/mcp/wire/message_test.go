@@ -1,0 +1,206 @@
+package wire
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestDecode_KeepsIDExactly(t *testing.T) {
+	for _, id := range []string{`7`, `"7"`, `"abc"`, `-3`, `1.5e3`, `9007199254740993`} {
+		m, err := Decode([]byte(`{"jsonrpc":"2.0","id":` + id + `,"result":{}}`))
+		if err != nil {
+			t.Fatalf("id %s: %v", id, err)
+		}
+		if m.ID.String() != id {
+			t.Errorf("id %s came back as %s", id, m.ID)
+		}
+		out, err := Encode(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := `{"jsonrpc":"2.0","id":` + id + `,"result":{}}`; string(out) != want {
+			t.Errorf("encode: got %s, want %s", out, want)
+		}
+	}
+	if Int64ID(7) == (ID{`"7"`}) {
+		t.Error("number 7 and string \"7\" must be different ids")
+	}
+}
+
+func TestDecode_Kinds(t *testing.T) {
+	tests := []struct {
+		in                     string
+		req, notif, resp, fail bool
+	}{
+		{in: `{"jsonrpc":"2.0","id":1,"method":"ping"}`, req: true},
+		{in: `{"jsonrpc":"2.0","method":"notifications/initialized"}`, notif: true},
+		{in: `{"jsonrpc":"2.0","id":1,"result":null}`, resp: true},
+		{in: `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse"}}`, resp: true},
+		{in: `  {"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"nope"}}` + "\r\n", resp: true},
+	}
+	for _, tt := range tests {
+		m, err := Decode([]byte(tt.in))
+		if err != nil {
+			t.Errorf("%s: %v", tt.in, err)
+			continue
+		}
+		if m.IsRequest() != tt.req || m.IsNotification() != tt.notif || m.IsResponse() != tt.resp {
+			t.Errorf("%s: request=%v notification=%v response=%v", tt.in, m.IsRequest(), m.IsNotification(), m.IsResponse())
+		}
+	}
+}
+
+func TestDecode_RefusesBadShapes(t *testing.T) {
+	tests := map[string]string{
+		"not json":           `hello`,
+		"html":               `<html>`,
+		"batch":              `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
+		"version 1":          `{"jsonrpc":"1.0","id":1,"method":"ping"}`,
+		"no version":         `{"id":1,"method":"ping"}`,
+		"neither":            `{"jsonrpc":"2.0"}`,
+		"both":               `{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"x"}}`,
+		"none":               `{"jsonrpc":"2.0","id":1}`,
+		"object id":          `{"jsonrpc":"2.0","id":{},"result":{}}`,
+		"null request id":    `{"jsonrpc":"2.0","id":null,"method":"ping"}`,
+		"scalar params":      `{"jsonrpc":"2.0","id":1,"method":"ping","params":3}`,
+		"request and result": `{"jsonrpc":"2.0","id":1,"method":"ping","result":{}}`,
+		"null id result":     `{"jsonrpc":"2.0","id":null,"result":{}}`,
+		"truncated":          `{"jsonrpc":"2.0","id":1,"result":`,
+	}
+	for name, in := range tests {
+		if _, err := Decode([]byte(in)); err == nil {
+			t.Errorf("%s: decoded %s without error", name, in)
+		}
+	}
+}
+
+func TestDecode_PartialMessageKeepsID(t *testing.T) {
+	m, err := Decode([]byte(`{"jsonrpc":"2.0","id":4}`))
+	if err == nil || m == nil || m.ID != Int64ID(4) {
+		t.Fatalf("got %v, %v; want the id 4 and an error", m, err)
+	}
+}
+
+func TestEncode_OneLine(t *testing.T) {
+	m, err := NewRequest(Int64ID(1), MethodToolsCall, json.RawMessage("{\n \"name\": \"a\\nb\"\n}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Encode(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(string(out), "\r\n") {
+		t.Fatalf("encoded message spans lines: %q", out)
+	}
+	back, err := Decode(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p CallToolParams
+	if err := json.Unmarshal(back.Params, &p); err != nil || p.Name != "a\nb" {
+		t.Fatalf("params did not survive: %+v %v", p, err)
+	}
+}
+
+func TestEncode_Responses(t *testing.T) {
+	tests := []struct {
+		m    *Message
+		want string
+	}{
+		{NewErrorResponse(ID{`"q"`}, &Error{Code: CodeMethodNotFound, Message: "method not found"}),
+			`{"jsonrpc":"2.0","id":"q","error":{"code":-32601,"message":"method not found"}}`},
+		{&Message{ID: Int64ID(2)}, `{"jsonrpc":"2.0","id":2,"result":{}}`},
+		{&Message{Method: MethodInitialized}, `{"jsonrpc":"2.0","method":"notifications/initialized"}`},
+	}
+	for _, tt := range tests {
+		out, err := Encode(tt.m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, string(out)); diff != "" {
+			t.Errorf("encode (-want +got):\n%s", diff)
+		}
+	}
+}
+
+func TestHTTPError_IsAnError(t *testing.T) {
+	var err error = &HTTPError{Status: 401, WWWAuthenticate: `Bearer resource_metadata="x"`}
+	var rpc *Error
+	if !errors.As(err, &rpc) || rpc.Code != CodeHTTP {
+		t.Fatalf("errors.As(*Error) = %v, %+v", errors.As(err, &rpc), rpc)
+	}
+	var h *HTTPError
+	if !errors.As(err, &h) || h.Status != 401 {
+		t.Fatal("errors.As(*HTTPError) failed")
+	}
+	if !strings.Contains(err.Error(), "401") || !strings.Contains(err.Error(), "resource_metadata") {
+		t.Errorf("message %q lacks the status or the header", err)
+	}
+}
+
+func TestPrintable(t *testing.T) {
+	got := Printable("a\x1b[31mred\u202e\nline", 100)
+	if strings.ContainsAny(got, "\x1b\u202e\n") {
+		t.Errorf("control characters survived: %q", got)
+	}
+	if got := Printable("abcdef", 3); got != "abc…" {
+		t.Errorf("cut: %q", got)
+	}
+}
+
+func TestConstants_MatchGoValues(t *testing.T) {
+	want := map[string]string{"MCP_RESULT_MAX": "64KiB", "MCP_HTTP_MAX_BODY": "10MiB", "MCP_CALL_TIMEOUT": "60s"}
+	seen := map[string]bool{}
+	for _, c := range Constants {
+		if seen[c.Name] {
+			t.Errorf("%s listed twice", c.Name)
+		}
+		seen[c.Name] = true
+		if w, ok := want[c.Name]; ok && c.Value != w {
+			t.Errorf("%s = %s, want %s", c.Name, c.Value, w)
+		}
+	}
+	if ResultMax != 65536 || HTTPMaxBody != 10485760 {
+		t.Errorf("ResultMax=%d HTTPMaxBody=%d", ResultMax, HTTPMaxBody)
+	}
+}
+
+func TestSessionEra_AcceptsOnlyKnownVersions(t *testing.T) {
+	for _, v := range []string{"2025-11-25", "2025-06-18", "2025-03-26"} {
+		if !SessionEra.Accepted(v) || !Supported(v) {
+			t.Errorf("%s refused", v)
+		}
+	}
+	for _, v := range []string{"2024-11-05", "2026-07-28", ""} {
+		if SessionEra.Accepted(v) {
+			t.Errorf("%s accepted", v)
+		}
+	}
+}
+
+func TestTool_KeepsRaw(t *testing.T) {
+	in := `{"name":"x","inputSchema":{"type":"object"},"_meta":{"k":1},"icons":[]}`
+	var tool Tool
+	if err := json.Unmarshal([]byte(in), &tool); err != nil {
+		t.Fatal(err)
+	}
+	if string(tool.Raw) != in || tool.Name != "x" || string(tool.InputSchema) != `{"type":"object"}` {
+		t.Fatalf("got %+v", tool)
+	}
+}
+
+func TestCallToolResult_Text(t *testing.T) {
+	var r CallToolResult
+	in := `{"content":[{"type":"text","text":"a"},{"type":"image","data":"x"},{"type":"text","text":"b"}],"isError":true}`
+	if err := json.Unmarshal([]byte(in), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Text() != "a\nb" || !r.IsError {
+		t.Fatalf("text %q isError %v", r.Text(), r.IsError)
+	}
+}

@@ -1,0 +1,24 @@
+// Package wire is the part of the Model Context Protocol that both of tai's
+// sides share: JSON-RPC 2.0 messages, the protocol version and era, the
+// MCP_* caps, error codes and the error types, the method names, and the
+// shapes of the tools methods. It does no I/O.
+package wire
+
+// ProtocolVersion is the revision tai offers in initialize
+// (MCP_PROTOCOL_VERSION).
+const ProtocolVersion = "2025-11-25"
+
+// SupportedVersions lists every revision tai accepts from a server, newest
+// first. Servers in the wild negotiate down, so older revisions that share
+// the same wire subset stay accepted.
+var SupportedVersions = []string{ProtocolVersion, "2025-06-18", "2025-03-26"}
+
+// Supported reports whether version is one tai speaks.
+func Supported(version string) bool {
+	for _, v := range SupportedVersions {
+		if v == version {
+			return true
+		}
+	}
+	return false
+}
