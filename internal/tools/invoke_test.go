@@ -1,0 +1,119 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func echoTool() *Tool {
+	return &Tool{
+		Name: "echo",
+		Schema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"},"n":{"type":"integer"}},
+			"required":["text"],"additionalProperties":false}`),
+		Run: func(_ context.Context, call Call) (Result, error) {
+			var a struct {
+				Text string `json:"text"`
+				N    int    `json:"n"`
+			}
+			if err := json.Unmarshal(call.Args, &a); err != nil {
+				return Result{}, err
+			}
+			if a.N < 0 {
+				var m map[string]int
+				m["boom"] = 1 // a bug: writes to a nil map
+			}
+			return Text(a.Text), nil
+		},
+	}
+}
+
+func TestInvoke(t *testing.T) {
+	tests := []struct {
+		name, args string
+		want       Result
+	}{
+		{"valid", `{"text":"hi"}`, Text("hi")},
+		{"wrong type", `{"text":5}`, Errorf(`echo: argument "text": expected string, got number`)},
+		{"missing", `{}`, Errorf(`echo: missing required argument "text"`)},
+		{"null args", `null`, Errorf(`echo: missing required argument "text"`)},
+		{"not JSON", `{"text":`, Errorf(`echo: arguments are not valid JSON: unexpected EOF`)},
+		{"unknown", `{"text":"a","txt":"b"}`, Errorf(`echo: unknown argument "txt"; known: "n", "text"`)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Invoke(context.Background(), echoTool(), Call{Args: json.RawMessage(tt.args)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestInvoke_PanicBecomesToolError(t *testing.T) {
+	got, err := Invoke(context.Background(), echoTool(), Call{Args: json.RawMessage(`{"text":"x","n":-1}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.IsError || !strings.Contains(got.Text, "echo failed with an internal error") ||
+		!strings.Contains(got.Text, "nil map") {
+		t.Errorf("got %+v", got)
+	}
+}
+
+func TestInvoke_RunErrorPassesThrough(t *testing.T) {
+	boom := errors.New("transport closed")
+	tool := &Tool{Name: "remote", Run: func(context.Context, Call) (Result, error) { return Result{}, boom }}
+	if _, err := Invoke(context.Background(), tool, Call{}); !errors.Is(err, boom) {
+		t.Errorf("got %v, want %v", err, boom)
+	}
+}
+
+func TestInvoke_EmptyArgsForToolWithoutParameters(t *testing.T) {
+	var seen string
+	tool := &Tool{Name: "now", Schema: json.RawMessage(`{"type":"object","additionalProperties":false}`),
+		Run: func(_ context.Context, call Call) (Result, error) { seen = string(call.Args); return Text("ok"), nil }}
+	if res, err := Invoke(context.Background(), tool, Call{}); err != nil || res.IsError {
+		t.Fatalf("got %+v, %v", res, err)
+	}
+	if seen != "{}" {
+		t.Errorf("Run saw args %q, want {}", seen)
+	}
+}
+
+func TestInvoke_UnusableSchema(t *testing.T) {
+	tool := &Tool{Name: "bad", Schema: json.RawMessage(`"object"`), Run: func(context.Context, Call) (Result, error) {
+		t.Fatal("ran")
+		return Result{}, nil
+	}}
+	res, _ := Invoke(context.Background(), tool, Call{})
+	if !res.IsError || !strings.Contains(res.Text, "unusable input schema") {
+		t.Errorf("got %+v", res)
+	}
+}
+
+func TestConsentFor(t *testing.T) {
+	call := Call{Args: json.RawMessage(`{ "text": "a\nb" }`), Env: &Env{Dir: "/w"}}
+	plain := &Tool{Name: "echo", Server: "srv"}
+	if got, want := plain.ConsentFor(call), (Consent{Title: "echo", Detail: `{"text":"a\nb"}`, Server: "srv"}); got != want {
+		t.Errorf("default: got %+v, want %+v", got, want)
+	}
+	byArgs := &Tool{Name: "x", Consent: func(args json.RawMessage) Consent { return Consent{Title: "args " + string(args)} }}
+	if got := byArgs.ConsentFor(call).Title; got != `args { "text": "a\nb" }` {
+		t.Errorf("Consent: got %q", got)
+	}
+	byCall := &Tool{Name: "x", Consent: byArgs.Consent, ConsentIn: func(c Call) Consent { return Consent{Title: "in " + c.Env.Dir} }}
+	if got := byCall.ConsentFor(call).Title; got != "in /w" {
+		t.Errorf("ConsentIn: got %q", got)
+	}
+	long := plain.ConsentFor(Call{Args: json.RawMessage(`"` + strings.Repeat("é", 3000) + `"`)}).Detail
+	if !strings.HasSuffix(long, "… (arguments cut)") || !utf8.ValidString(long) {
+		t.Errorf("long digest not cut cleanly: %q", long[len(long)-40:])
+	}
+}
