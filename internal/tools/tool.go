@@ -29,6 +29,10 @@ type Tool struct {
 	// Consent describes a call for the approval screen. Nil shows the tool
 	// name and an argument digest.
 	Consent func(args json.RawMessage) Consent
+	// ConsentIn, when set, replaces Consent for tools whose approval screen
+	// must look at the call's environment: the file a write would change,
+	// shown as a diff. Callers use ConsentFor rather than either field.
+	ConsentIn func(call Call) Consent
 
 	// Run performs the call. A failure the model should read and react to is
 	// a Result with IsError set; a returned error means the call could not be
