@@ -1,20 +1,104 @@
-// Package cli is tai's command line: one file per subcommand, flags, and
-// the mapping of failures to exit codes.
+// Package cli is tai's command line: one file per subcommand, the global
+// flags, and the mapping of failures to exit codes (0 success, 1 the
+// operation failed, 2 usage, protocol or transport failure).
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
+	"strings"
+	"syscall"
 
-	tai "tai"
+	"tai/internal/textsafe"
 )
+
+// Exit codes.
+const (
+	ExitOK     = 0
+	ExitFailed = 1
+	ExitUsage  = 2
+)
+
+// exitError carries an exit code with the error to print.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageError marks a mistake in how tai was called (exit 2).
+func usageError(format string, args ...any) error {
+	return &exitError{ExitUsage, fmt.Errorf(format, args...)}
+}
+
+// withCode attaches an exit code to err.
+func withCode(code int, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{code, err}
+}
+
+// silentExit ends the command with a code and prints nothing more (the
+// command already said what happened).
+type silentExit int
+
+func (s silentExit) Error() string { return fmt.Sprintf("exit %d", int(s)) }
 
 // Main runs tai with args and returns the process exit code.
 func Main(args []string) int {
-	if len(args) == 1 && args[0] == "--version" {
-		fmt.Println("tai", tai.Version)
-		return 0
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Run(ctx, NewApp(os.Stdin, os.Stdout, os.Stderr, os.Getenv), args)
+}
+
+// Run executes one command line against app.
+func Run(ctx context.Context, app *App, args []string) int {
+	defer app.Close()
+	root := newRoot(app)
+	root.SetArgs(args)
+	root.SetIn(app.Stdin)
+	root.SetOut(app.Stdout)
+	root.SetErr(app.Stderr)
+	err := root.ExecuteContext(ctx)
+	return report(app.Stderr, err)
+}
+
+// report prints err as one line and returns its exit code.
+func report(w io.Writer, err error) int {
+	if err == nil {
+		return ExitOK
 	}
-	fmt.Fprintln(os.Stderr, "tai: not built yet")
-	return 2
+	var s silentExit
+	if errors.As(err, &s) {
+		return int(s)
+	}
+	code := ExitFailed
+	var ee *exitError
+	if errors.As(err, &ee) {
+		code = ee.code
+	} else if isCobraUsage(err) {
+		code = ExitUsage
+	}
+	msg := textsafe.Line(err.Error())
+	fmt.Fprintf(w, "tai: %s\n", msg)
+	return code
+}
+
+// isCobraUsage recognises cobra's own argument and flag errors.
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "flag needs an argument",
+		"invalid argument", "accepts ", "requires at least", "requires at most", "if any flags in the group"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -39,7 +39,7 @@ const busyTimeout = 30 * time.Second
 var (
 	ErrNotVault    = errors.New("is not a tai vault (not a SQLite database); move it aside and run again")
 	ErrNewerSchema = errors.New("was written by a newer tai; upgrade tai to open it")
-	ErrReadOnly    = errors.New("cannot be written (read-only); choose a writable --home or TAI_HOME")
+	ErrReadOnly    = errors.New("cannot be written (read-only home or file); choose a writable --home or TAI_HOME")
 	ErrBusy        = errors.New("is busy: another tai process holds it; try again in a moment")
 	ErrNotFound    = errors.New("not found")
 )
@@ -88,7 +88,7 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 		opts.Now = time.Now
 	}
 	if err := os.MkdirAll(home, 0o700); err != nil {
-		return nil, fmt.Errorf("vault home %s %w", home, classify(err))
+		return nil, fmt.Errorf("cannot create the vault home %s: %w (choose a writable --home or TAI_HOME)", home, unwrapPath(err))
 	}
 	path := filepath.Join(home, FileName)
 	if f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600); err != nil {
@@ -214,7 +214,7 @@ func classify(err error) error {
 		strings.Contains(msg, "readonly database"),
 		strings.Contains(msg, "read-only file system"),
 		strings.Contains(msg, "unable to open database file"):
-		return fmt.Errorf("%w: %v", ErrReadOnly, trimDriver(msg))
+		return ErrReadOnly
 	case strings.Contains(msg, "file is not a database"),
 		strings.Contains(msg, "database disk image is malformed"):
 		return ErrNotVault
@@ -224,11 +224,13 @@ func classify(err error) error {
 	return err
 }
 
-func trimDriver(msg string) string {
-	if i := strings.LastIndex(msg, ": "); i >= 0 && i+2 < len(msg) {
-		return msg[i+2:]
+// unwrapPath drops the operation and path that os errors repeat.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
 	}
-	return msg
+	return err
 }
 
 // tx runs fn in a write transaction (BEGIN IMMEDIATE, so concurrent writers

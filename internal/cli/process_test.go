@@ -1,0 +1,185 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"tai/internal/vault"
+)
+
+// taiCmd runs the test binary as tai with home as its vault.
+func taiCmd(home string, args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "TAI_HOME="+home, "TAI_SEAL_KDF=test", "TAI_VAULT_PASSPHRASE=pw")
+	// testscript.Main runs the "tai" entry when argv[0]'s base name is tai.
+	cmd.Path = os.Args[0]
+	cmd.Args = append([]string{"tai"}, args...)
+	return cmd
+}
+
+func secretValue(i int) string { return fmt.Sprintf("value-%03d-%s", i, strings.Repeat("v", 40)) }
+
+func TestSealKilled_VaultStaysWhole(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns 40 processes")
+	}
+	ctx := context.Background()
+	const secrets = 300
+	seed := uint64(time.Now().UnixNano())
+	rng := rand.New(rand.NewPCG(seed, 1))
+	t.Logf("seed %d", seed)
+
+	template := prepareVault(t, secrets)
+	// Measure how long an uninterrupted seal takes (best of three), to aim
+	// the kills inside it.
+	span := time.Hour
+	for range 3 {
+		home := copyVault(t, template)
+		start := time.Now()
+		if out, err := taiCmd(home, "vault", "seal").CombinedOutput(); err != nil {
+			t.Fatalf("seal: %v\n%s", err, out)
+		}
+		span = min(span, time.Since(start))
+	}
+
+	outcomes := map[string]int{}
+	for run := range 20 {
+		home := copyVault(t, template)
+		cmd := taiCmd(home, "vault", "seal")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		delay := time.Duration(rng.Int64N(int64(span) * 3 / 2))
+		timer := time.AfterFunc(delay, func() { cmd.Process.Signal(syscall.SIGKILL) })
+		cmd.Wait()
+		timer.Stop()
+
+		s, err := vault.Open(ctx, home, vault.Options{Passphrase: func() ([]byte, error) { return []byte("pw"), nil }})
+		if err != nil {
+			t.Fatalf("run %d (kill after %v): vault does not open: %v", run, delay, err)
+		}
+		st, err := s.SealStatus(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		state := "plain"
+		if st.Sealed {
+			state = "sealed"
+		}
+		outcomes[state]++
+		if st.Sealed && st.PlainValues != 0 || !st.Sealed && st.SealedValues != 0 {
+			t.Fatalf("run %d: a mix of sealed and plain values: %+v", run, st)
+		}
+		for i := range secrets {
+			v, err := s.Secret(ctx, vault.DefaultProfile, fmt.Sprintf("S%03d", i))
+			if err != nil || v != secretValue(i) {
+				t.Fatalf("run %d (%s): secret %d = %q, %v", run, state, i, v, err)
+			}
+		}
+		s.Close()
+	}
+	t.Logf("outcomes over 20 kills: %v (uninterrupted seal took %v)", outcomes, span)
+}
+
+func prepareVault(t *testing.T, n int) string {
+	t.Helper()
+	ctx := context.Background()
+	home := filepath.Join(t.TempDir(), "home")
+	s, err := vault.Open(ctx, home, vault.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i := range n {
+		if err := s.SetSecret(ctx, vault.DefaultProfile, fmt.Sprintf("S%03d", i), secretValue(i), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return home
+}
+
+func copyVault(t *testing.T, from string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(from, vault.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(t.TempDir(), "home")
+	os.MkdirAll(home, 0o700)
+	if err := os.WriteFile(filepath.Join(home, vault.FileName), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return home
+}
+
+func TestAudit_FourProcessesOneChain(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cmd := exec.Command(os.Args[0])
+			cmd.Env = append(os.Environ(), "TAI_TEST_ROLE=audit-appender", "TAI_TEST_ROWS=200", "TAI_HOME="+home)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				errs <- fmt.Errorf("%v: %s", err, out)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	out, err := taiCmd(home, "audit", "verify").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "intact: 800 rows") {
+		t.Fatalf("verify: %v\n%s", err, out)
+	}
+}
+
+func TestTwoProcessesWriteAtOnce(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	if out, err := taiCmd(home, "profile", "list").CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	const rounds = 10
+	for round := range rounds {
+		var wg sync.WaitGroup
+		outs := make([]string, 2)
+		errs := make([]error, 2)
+		for p := range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				cmd := taiCmd(home, "secret", "set", fmt.Sprintf("P%d_R%d", p, round))
+				cmd.Stdin = strings.NewReader("value-long-enough")
+				b, err := cmd.CombinedOutput()
+				outs[p], errs[p] = string(b), err
+			}()
+		}
+		wg.Wait()
+		for p := range 2 {
+			if errs[p] != nil || strings.Contains(outs[p], "locked") {
+				t.Fatalf("round %d process %d: %v\n%s", round, p, errs[p], outs[p])
+			}
+		}
+	}
+	out, _ := taiCmd(home, "secret", "list").CombinedOutput()
+	if n := strings.Count(string(out), "_R"); n != 2*rounds {
+		t.Fatalf("want %d secrets listed, got %d:\n%s", 2*rounds, n, out)
+	}
+	out, err := taiCmd(home, "audit", "verify").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), fmt.Sprintf("intact: %d rows", 2*rounds)) {
+		t.Fatalf("verify: %v\n%s", err, out)
+	}
+}

@@ -1,0 +1,54 @@
+package textsafe
+
+import (
+	"strings"
+	"testing"
+	"unicode"
+)
+
+func TestClean(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"plain text\nnext\tcol", "plain text\nnext\tcol"},
+		{"red \x1b[31mALERT\x1b[0m done", "red ALERT done"},
+		{"title \x1b]0;pwned\x07 after", "title  after"},
+		{"link \x1b]8;;http://evil\x1b\\click\x1b]8;;\x1b\\", "link click"},
+		{"bell\x07 and back\bspace", "bell and backspace"},
+		{"over\rwrite", "overwrite"},
+		{"c1 \u009b31m csi", "c1  csi"},
+		{"bidi \u202eevil\u202c", "bidi evil"},
+		{"keep ünïcode ✓", "keep ünïcode ✓"},
+		{"bad \xff utf8", "bad \ufffd utf8"},
+		{"cursor \x1b[2J\x1b[H home", "cursor  home"},
+		{"trailing esc \x1b", "trailing esc "},
+	}
+	for _, c := range cases {
+		if got := Clean(c.in); got != c.want {
+			t.Errorf("Clean(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestLine(t *testing.T) {
+	if got := Line("a\nb\tc\x1b[1m"); got != "a b c" {
+		t.Fatalf("Line = %q", got)
+	}
+}
+
+func FuzzClean(f *testing.F) {
+	f.Add("x\x1b[31my")
+	f.Add("\x1b]0;t\x07")
+	f.Fuzz(func(t *testing.T, s string) {
+		out := Clean(s)
+		for _, r := range out {
+			if r == 0x1b || (unicode.IsControl(r) && r != '\n' && r != '\t') {
+				t.Fatalf("Clean(%q) kept control %U", s, r)
+			}
+		}
+		if Clean(out) != out {
+			t.Fatalf("Clean not idempotent on %q", s)
+		}
+		if strings.Contains(out, "\x1b") {
+			t.Fatal("escape survived")
+		}
+	})
+}
