@@ -1,0 +1,236 @@
+// Package client is tai's MCP client (McpClient): it connects to one server
+// over stdio or Streamable HTTP, performs the handshake of the protocol
+// era, lists and calls tools, and answers the server's pings. Tool failures
+// (a result with IsError) and protocol failures (*wire.Error, including
+// *wire.HTTPError) stay distinct; local failures are *TimeoutError,
+// ErrLost and ErrClosed.
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"tai/internal/mcp/wire"
+)
+
+// cancelSendTimeout bounds the notifications/cancelled that follows a
+// failed call; the call has already failed, so this only limits the wait.
+const cancelSendTimeout = 5 * time.Second
+
+// Options configures Connect.
+type Options struct {
+	// Transport is Stdio or HTTP.
+	Transport Transport
+	// ConnectTimeout bounds spawn or dial plus handshake; zero means
+	// wire.ConnectTimeout (MCP_CONNECT_TIMEOUT).
+	ConnectTimeout time.Duration
+	// CallTimeout bounds each request after the handshake; zero means
+	// wire.CallTimeout (MCP_CALL_TIMEOUT).
+	CallTimeout time.Duration
+}
+
+// Client is one live connection to an MCP server. Its methods may be called
+// from several goroutines at once; requests share the connection.
+type Client struct {
+	t           transport
+	log         *tail
+	hs          handshake
+	name        string
+	callTimeout time.Duration
+
+	nextID  atomic.Int64
+	mu      sync.Mutex
+	pending map[wire.ID]chan reply
+	server  wire.InitializeResult
+	closed  bool
+
+	answers   sync.WaitGroup // goroutines answering the server's requests
+	stop      context.CancelFunc
+	stopCtx   context.Context
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// reply is what a request waits for: the server's response, or why there
+// will be none.
+type reply struct {
+	m   *wire.Message
+	err error
+}
+
+// Connect starts the transport and performs the handshake, both within
+// opts.ConnectTimeout. On failure nothing is left running, and the error
+// quotes the end of the server's stderr when there is one.
+func Connect(ctx context.Context, opts Options) (*Client, error) {
+	if opts.Transport == nil {
+		return nil, errors.New("mcp connect: no transport given")
+	}
+	connectTimeout := orDefault(opts.ConnectTimeout, wire.ConnectTimeout)
+	c := &Client{
+		log:         &tail{},
+		hs:          handshakeFor(wire.SessionEra),
+		name:        opts.Transport.String(),
+		callTimeout: orDefault(opts.CallTimeout, wire.CallTimeout),
+		pending:     map[wire.ID]chan reply{},
+	}
+	c.stopCtx, c.stop = context.WithCancel(context.Background())
+	ctx, cancel := context.WithTimeoutCause(ctx, connectTimeout,
+		&TimeoutError{Method: "connect", After: connectTimeout, Cap: "MCP_CONNECT_TIMEOUT"})
+	defer cancel()
+	t, err := opts.Transport.dial(ctx, c, c.log)
+	if err != nil {
+		c.stop()
+		return nil, fmt.Errorf("starting mcp server %s: %w", c.name, err)
+	}
+	c.t = t
+	if err := c.hs.open(ctx, c); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("connecting to mcp server %s: %w%s", c.name, err, c.stderrHint())
+	}
+	return c, nil
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}
+
+// Server returns the server's answer to the handshake.
+func (c *Client) Server() wire.InitializeResult {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.server
+}
+
+// Stderr returns the end of the server's stderr (stdio only) and of tai's
+// notes about input it skipped, with control characters replaced.
+func (c *Client) Stderr() string { return c.log.String() }
+
+// Close ends the connection: requests in flight fail with ErrClosed, a
+// stdio server is shut down (close stdin, wait, terminate, kill its process
+// group). Close waits for everything the Client started and may be called
+// more than once.
+func (c *Client) Close() error {
+	c.closeOnce.Do(func() {
+		c.mu.Lock()
+		c.closed = true
+		c.mu.Unlock()
+		c.closeErr = c.t.close()
+		c.stop()
+		c.answers.Wait()
+	})
+	return c.closeErr
+}
+
+// stderrHint quotes the last line of the server's stderr for an error.
+func (c *Client) stderrHint() string {
+	if line := c.log.lastLine(); line != "" {
+		return "; its stderr ends: " + wire.Printable(line, 300)
+	}
+	return ""
+}
+
+// request sends one request and waits for its response, decoding a result
+// into out. A JSON-RPC error comes back as *wire.Error.
+func (c *Client) request(ctx context.Context, method string, params, out any) error {
+	_, err := c.requestID(ctx, method, params, out)
+	return err
+}
+
+// requestID is request that also returns the id it used, for a later
+// notifications/cancelled.
+func (c *Client) requestID(ctx context.Context, method string, params, out any) (wire.ID, error) {
+	id := wire.Int64ID(c.nextID.Add(1))
+	m, err := wire.NewRequest(id, method, params)
+	if err != nil {
+		return id, fmt.Errorf("%s: encoding params: %w", method, err)
+	}
+	ch := make(chan reply, 1)
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return id, fmt.Errorf("%s: %w", method, ErrClosed)
+	}
+	c.pending[id] = ch
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.pending, id)
+		c.mu.Unlock()
+	}()
+	if err := c.t.send(ctx, m); err != nil {
+		select {
+		case r := <-ch: // answered although the rest of the reply failed
+			return id, finish(method, r, out)
+		default:
+		}
+		return id, c.failure(ctx, method, err)
+	}
+	select {
+	case r := <-ch:
+		return id, finish(method, r, out)
+	case <-ctx.Done():
+		return id, c.failure(ctx, method, ctx.Err())
+	case <-c.t.lost():
+		select {
+		case r := <-ch:
+			return id, finish(method, r, out)
+		default:
+		}
+		return id, c.failure(ctx, method, c.t.cause())
+	}
+}
+
+// failure names why a request got no answer: the context's cause when it
+// ended (a *TimeoutError for tai's own caps), else err.
+func (c *Client) failure(ctx context.Context, method string, err error) error {
+	if ctx.Err() != nil {
+		err = context.Cause(ctx)
+		var te *TimeoutError
+		if errors.As(err, &te) {
+			return err
+		}
+	}
+	return fmt.Errorf("%s: %w", method, err)
+}
+
+func finish(method string, r reply, out any) error {
+	if r.err != nil {
+		return fmt.Errorf("%s: %w", method, r.err)
+	}
+	if r.m.Error != nil {
+		return r.m.Error
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(r.m.Result, out); err != nil {
+		return fmt.Errorf("%s: reading the result: %w", method, err)
+	}
+	return nil
+}
+
+// notify sends a notification.
+func (c *Client) notify(ctx context.Context, method string, params any) error {
+	m, err := wire.NewNotification(method, params)
+	if err != nil {
+		return fmt.Errorf("%s: encoding params: %w", method, err)
+	}
+	if err := c.t.send(ctx, m); err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	return nil
+}
+
+// withTimeout bounds one request by the call timeout.
+func (c *Client) withTimeout(ctx context.Context, method string) (context.Context, context.CancelFunc) {
+	return context.WithTimeoutCause(ctx, c.callTimeout,
+		&TimeoutError{Method: method, After: c.callTimeout, Cap: "MCP_CALL_TIMEOUT"})
+}

@@ -1,0 +1,69 @@
+package client
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// checkLeaks fails the test if, once it and its cleanups are done, more
+// goroutines run than before it or any child process of the test binary is
+// left, zombies included. Register it first, so that it runs last.
+func checkLeaks(t *testing.T) {
+	t.Helper()
+	before := runtime.NumGoroutine()
+	t.Cleanup(func() {
+		// Goroutines of the HTTP machinery end shortly after their
+		// connections close; give them a bounded moment.
+		deadline := time.Now().Add(5 * time.Second)
+		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		if n := runtime.NumGoroutine(); n > before {
+			buf := make([]byte, 1<<20)
+			buf = buf[:runtime.Stack(buf, true)]
+			t.Errorf("%d goroutines left behind:\n%s", n-before, buf)
+		}
+		if kids := childProcesses(); len(kids) > 0 {
+			t.Errorf("child processes left behind: %v", kids)
+		}
+	})
+}
+
+// childProcesses lists the pids whose parent is this process.
+func childProcesses() []int {
+	self := os.Getpid()
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	var kids []int
+	for _, p := range stats {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		fields := strings.Fields(string(b[i+1:])) // state, ppid, …
+		if len(fields) > 1 && fields[1] == strconv.Itoa(self) {
+			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+			kids = append(kids, pid)
+		}
+	}
+	return kids
+}
+
+// alive reports whether pid runs (exists and is not a zombie).
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	return i >= 0 && i+2 < len(b) && b[i+2] != 'Z'
+}

@@ -1,0 +1,58 @@
+//go:build unix
+
+package client
+
+import (
+	"errors"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// ownProcessGroup puts the child in a new process group, so shutdown also
+// reaches what it spawned (npx starts a shell that starts node).
+func ownProcessGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+}
+
+// close shuts the child down: close stdin and wait, then SIGTERM the group
+// and wait, then SIGKILL the group. The group is killed in the end in any
+// case, so no grandchild outlives the connection.
+func (t *stdioTransport) close() error {
+	t.closeOnce.Do(func() {
+		t.lose(ErrClosed)
+		t.stdin.Close()
+		pgid := t.cmd.Process.Pid
+		if !t.exitedWithin(t.grace) {
+			syscall.Kill(-pgid, syscall.SIGTERM)
+			if !t.exitedWithin(t.grace) {
+				syscall.Kill(-pgid, syscall.SIGKILL)
+				<-t.exited
+			}
+		}
+		if err := syscall.Kill(-pgid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+			t.log.note("killing the server's process group: " + err.Error())
+		}
+		// With the group gone the pipes reach EOF; closing our ends also
+		// frees readers from a writer that left the group.
+		select {
+		case <-t.drained:
+		case <-time.After(t.grace):
+		}
+		t.stdout.Close()
+		t.stderr.Close()
+		t.wg.Wait()
+	})
+	return nil
+}
+
+func (t *stdioTransport) exitedWithin(d time.Duration) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-t.exited:
+		return true
+	case <-timer.C:
+		return false
+	}
+}

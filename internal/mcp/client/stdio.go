@@ -1,0 +1,235 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"tai/internal/mcp/wire"
+	"tai/internal/secretenv"
+)
+
+// shutdownGrace is how long Close waits after closing stdin, and again
+// after SIGTERM, before the next, harder step.
+const shutdownGrace = 2 * time.Second
+
+// maxBodyText names the message cap in errors.
+var maxBodyText = fmt.Sprintf("%dMiB (MCP_HTTP_MAX_BODY)", wire.HTTPMaxBody>>20)
+
+// Stdio runs a server as a child process speaking newline-delimited
+// JSON-RPC on its stdin and stdout (McpStdioTransport). The child's
+// environment is tai's own minus tai's secrets (secretenv), plus Env.
+type Stdio struct {
+	Command string
+	Args    []string
+	// Env adds to, or overrides, the inherited environment.
+	Env map[string]string
+	// Dir is the working directory; empty means tai's.
+	Dir string
+
+	grace time.Duration // shutdownGrace unless a test shortens it
+}
+
+// String returns the command line, quoted where needed and printable.
+func (s Stdio) String() string {
+	parts := []string{quoteArg(s.Command)}
+	for _, a := range s.Args {
+		parts = append(parts, quoteArg(a))
+	}
+	return wire.Printable(strings.Join(parts, " "), 200)
+}
+
+func quoteArg(a string) string {
+	if a != "" && !strings.ContainsAny(a, " \t\n\"'\\$") {
+		return a
+	}
+	return fmt.Sprintf("%q", a)
+}
+
+// childEnv is tai's environment without its secrets, with extra added;
+// sorted so a child's environment does not depend on map order.
+func childEnv(extra map[string]string) []string {
+	env := secretenv.Filter(os.Environ())
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		env = append(env, k+"="+extra[k]) // exec keeps the last of duplicates
+	}
+	return env
+}
+
+// stdioTransport is one running child. Three goroutines serve it: the
+// stdout reader, the stderr drain and the waiter.
+type stdioTransport struct {
+	cmd    *exec.Cmd
+	stdin  *os.File
+	stdout *os.File
+	stderr *os.File
+	grace  time.Duration
+	log    *tail
+	peer   peer
+
+	wmu sync.Mutex // one message at a time on stdin
+
+	exited  chan struct{} // closed when the child has been reaped
+	waitErr error
+	drained chan struct{} // closed when stderr reached EOF
+
+	lostOnce sync.Once
+	lostCh   chan struct{}
+	lostErr  error
+
+	closeOnce sync.Once
+	wg        sync.WaitGroup
+}
+
+func (s Stdio) dial(ctx context.Context, p peer, log *tail) (transport, error) {
+	if s.Command == "" {
+		return nil, fmt.Errorf("no command given")
+	}
+	var files [6]*os.File // in r/w, out r/w, err r/w
+	for i := 0; i < 6; i += 2 {
+		r, w, err := os.Pipe()
+		if err != nil {
+			closeAll(files[:i])
+			return nil, fmt.Errorf("creating pipes: %w", err)
+		}
+		files[i], files[i+1] = r, w
+	}
+	cmd := exec.Command(s.Command, s.Args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[3], files[5]
+	cmd.Env = childEnv(s.Env)
+	cmd.Dir = s.Dir
+	ownProcessGroup(cmd)
+	err := cmd.Start()
+	closeAll([]*os.File{files[0], files[3], files[5]}) // the child's ends
+	if err != nil {
+		closeAll([]*os.File{files[1], files[2], files[4]})
+		return nil, fmt.Errorf("%w; check the command and that it is installed", err)
+	}
+	t := &stdioTransport{
+		cmd: cmd, stdin: files[1], stdout: files[2], stderr: files[4],
+		grace: s.grace, log: log, peer: p,
+		exited: make(chan struct{}), drained: make(chan struct{}), lostCh: make(chan struct{}),
+	}
+	if t.grace == 0 {
+		t.grace = shutdownGrace
+	}
+	t.wg.Add(3)
+	go t.wait()
+	go t.drain()
+	go t.read()
+	return t, nil
+}
+
+func closeAll(files []*os.File) {
+	for _, f := range files {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+func (t *stdioTransport) wait() {
+	defer t.wg.Done()
+	t.waitErr = t.cmd.Wait()
+	close(t.exited)
+}
+
+// drain keeps the end of stderr; it is never parsed.
+func (t *stdioTransport) drain() {
+	defer t.wg.Done()
+	defer close(t.drained)
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := t.stderr.Read(buf)
+		t.log.Write(buf[:n])
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (t *stdioTransport) send(ctx context.Context, m *wire.Message) error {
+	b, err := wire.Encode(m)
+	if err != nil {
+		return fmt.Errorf("encoding: %w", err)
+	}
+	if len(b) > wire.HTTPMaxBody {
+		return fmt.Errorf("message of %d bytes is over %s", len(b), maxBodyText)
+	}
+	b = append(b, '\n')
+	t.wmu.Lock()
+	defer t.wmu.Unlock()
+	if deadline, ok := ctx.Deadline(); ok {
+		t.stdin.SetWriteDeadline(deadline)
+		defer t.stdin.SetWriteDeadline(time.Time{})
+	}
+	if _, err := t.stdin.Write(b); err != nil {
+		select {
+		case <-t.lostCh:
+			return t.lostErr
+		default:
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("writing to the server: %w", err)
+	}
+	return nil
+}
+
+func (t *stdioTransport) negotiated(string) {}
+
+func (t *stdioTransport) lost() <-chan struct{} { return t.lostCh }
+
+func (t *stdioTransport) cause() error {
+	<-t.lostCh
+	return t.lostErr
+}
+
+// lose records the first reason the connection ended.
+func (t *stdioTransport) lose(err error) {
+	t.lostOnce.Do(func() {
+		t.lostErr = err
+		close(t.lostCh)
+	})
+}
+
+// exitReason describes why stdout ended, waiting briefly for the child's
+// exit status so the error can name it.
+func (t *stdioTransport) exitReason() error {
+	select {
+	case <-t.exited:
+	case <-time.After(time.Second):
+		return fmt.Errorf("%w: the server closed its stdout", ErrLost)
+	}
+	// Let the drain catch the server's last words, boundedly.
+	select {
+	case <-t.drained:
+	case <-time.After(100 * time.Millisecond):
+	}
+	status := "exited"
+	if t.waitErr != nil {
+		status = "exited (" + t.waitErr.Error() + ")"
+	}
+	msg := fmt.Sprintf("%v: the server %s", ErrLost, status)
+	if line := t.log.lastLine(); line != "" {
+		msg += "; its stderr ends: " + wire.Printable(line, 300)
+	}
+	return &lostError{msg}
+}
+
+// lostError wraps ErrLost with a message of its own.
+type lostError struct{ msg string }
+
+func (e *lostError) Error() string { return e.msg }
+func (e *lostError) Unwrap() error { return ErrLost }

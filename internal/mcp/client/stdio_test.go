@@ -1,0 +1,348 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"tai"
+	"tai/internal/mcp/wire"
+)
+
+// fake describes the re-executed test binary running script.
+func fake(t *testing.T, script string) Stdio {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A race-enabled binary sleeps a second before exiting unless told not
+	// to; the fake must leave as soon as its stdin closes.
+	env := map[string]string{fakeEnv: script, "GORACE": "atexit_sleep_ms=0"}
+	return Stdio{Command: exe, Env: env, grace: 200 * time.Millisecond}
+}
+
+// connect starts a fake, checks for leaks afterwards and closes it.
+func connect(t *testing.T, script string, opts Options) *Client {
+	t.Helper()
+	checkLeaks(t)
+	if opts.Transport == nil {
+		opts.Transport = fake(t, script)
+	}
+	c, err := Connect(context.Background(), opts)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func TestStdio_HandshakeListAndCall(t *testing.T) {
+	c := connect(t, "plain", Options{})
+	ctx := context.Background()
+	if got := c.Server().ServerInfo.Name; got != "fake" {
+		t.Errorf("server name %q", got)
+	}
+	tools, err := c.ListTools(ctx)
+	if err != nil || len(tools) != 1 || tools[0].Name != "t" {
+		t.Fatalf("tools %+v, %v", tools, err)
+	}
+	if !strings.Contains(string(tools[0].Raw), `"readOnlyHint":true`) {
+		t.Errorf("annotations lost: %s", tools[0].Raw)
+	}
+	args := json.RawMessage(`{"b":1,"a":[true,null]}`)
+	res, err := c.CallTool(ctx, "echo", args)
+	if err != nil || res.IsError || res.Text() != string(args) {
+		t.Fatalf("echo: %+v %v", res, err)
+	}
+	res, err = c.CallTool(ctx, "fail", nil)
+	if err != nil || !res.IsError || res.Text() != "the tool failed" {
+		t.Fatalf("fail: %+v %v", res, err)
+	}
+	_, err = c.CallTool(ctx, "nosuch", nil)
+	var rpc *wire.Error
+	if !errors.As(err, &rpc) || rpc.Code != wire.CodeInvalidParams {
+		t.Fatalf("unknown tool: %v", err)
+	}
+	if err := c.Ping(ctx); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("client tai %s offers %s caps {}", tai.Version, wire.ProtocolVersion)
+	if !strings.Contains(c.Stderr(), want) {
+		t.Errorf("stderr %q lacks %q", c.Stderr(), want)
+	}
+	c.Close()
+	if log := c.Stderr(); !strings.Contains(log, "fake: stdin closed") || strings.Contains(log, "terminated") {
+		t.Errorf("server did not leave on stdin close alone: %q", log)
+	}
+}
+
+func TestStdio_ChildEnvironmentLacksSecrets(t *testing.T) {
+	t.Setenv("TAI_VAULT_PASSPHRASE", "s3cret")
+	t.Setenv("OPENAI_API_KEY", "sk-secret")
+	t.Setenv("HARMLESS", "kept")
+	s := fake(t, "plain")
+	s.Env["EXTRA"] = "added"
+	s.Env["HARMLESS"] = "overridden"
+	c := connect(t, "", Options{Transport: s})
+	res, err := c.CallTool(context.Background(), "env", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := "\n" + res.Text() + "\n"
+	for _, bad := range []string{"s3cret", "sk-secret", "\nHARMLESS=kept\n"} {
+		if strings.Contains(env, bad) {
+			t.Errorf("child environment contains %q", bad)
+		}
+	}
+	for _, good := range []string{"\nEXTRA=added\n", "\nHARMLESS=overridden\n", "\nPATH="} {
+		if !strings.Contains(env, good) {
+			t.Errorf("child environment lacks %q", good)
+		}
+	}
+}
+
+func TestConnect_RefusesUnfitServers(t *testing.T) {
+	tests := map[string]string{
+		"no-tools":      "lacks capabilities.tools",
+		"old-version":   `speaks MCP "2024-11-05"`,
+		"invalid-reply": "invalid response",
+	}
+	for script, want := range tests {
+		t.Run(script, func(t *testing.T) {
+			checkLeaks(t)
+			_, err := Connect(context.Background(), Options{Transport: fake(t, script), ConnectTimeout: time.Hour})
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("got %v, want an error containing %q", err, want)
+			}
+		})
+	}
+}
+
+func TestConnect_AcceptsOlderKnownVersion(t *testing.T) {
+	c := connect(t, "downgrade", Options{})
+	if v := c.Server().ProtocolVersion; v != "2025-03-26" {
+		t.Fatalf("version %q", v)
+	}
+}
+
+func TestConnect_TimeoutCoversHandshake(t *testing.T) {
+	for _, script := range []string{"mute", "garbage-reply"} {
+		t.Run(script, func(t *testing.T) {
+			checkLeaks(t)
+			_, err := Connect(context.Background(), Options{Transport: fake(t, script), ConnectTimeout: 300 * time.Millisecond})
+			var te *TimeoutError
+			if !errors.As(err, &te) || te.Cap != "MCP_CONNECT_TIMEOUT" || !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("got %v, want a connect timeout", err)
+			}
+		})
+	}
+}
+
+func TestStdio_ServerExitMidCallFailsAtOnce(t *testing.T) {
+	c := connect(t, "plain", Options{CallTimeout: time.Hour}) // a hang here would be the bug
+	_, err := c.CallTool(context.Background(), "exit", nil)
+	if !errors.Is(err, ErrLost) {
+		t.Fatalf("got %v, want ErrLost", err)
+	}
+	for _, want := range []string{"exit status 3", "dying on purpose"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	if _, err := c.CallTool(context.Background(), "echo", nil); !errors.Is(err, ErrLost) {
+		t.Errorf("call after exit: %v", err)
+	}
+}
+
+func TestStdio_CallTimeoutSendsCancelled(t *testing.T) {
+	c := connect(t, "plain", Options{CallTimeout: 200 * time.Millisecond})
+	_, err := c.CallTool(context.Background(), "hang", nil)
+	var te *TimeoutError
+	if !errors.As(err, &te) || te.Cap != "MCP_CALL_TIMEOUT" {
+		t.Fatalf("got %v, want a call timeout", err)
+	}
+	c.Close() // the fake reads the notification before it sees stdin close
+	want := "cancelled 2: tools/call hang: no answer within 200ms (MCP_CALL_TIMEOUT)"
+	if !strings.Contains(c.Stderr(), want) {
+		t.Fatalf("stderr %q lacks %q", c.Stderr(), want)
+	}
+}
+
+func TestStdio_ContextCancelSendsCancelled(t *testing.T) {
+	c := connect(t, "plain", Options{})
+	ctx, cancel := context.WithCancelCause(context.Background())
+	go func() {
+		// cancel once the call is in flight: the fake reports it on stderr
+		for !strings.Contains(c.Stderr(), "hanging") {
+			time.Sleep(time.Millisecond)
+		}
+		cancel(errors.New("user pressed ctrl-c"))
+	}()
+	_, err := c.CallTool(ctx, "hang", nil)
+	if err == nil || !strings.Contains(err.Error(), "ctrl-c") {
+		t.Fatalf("got %v", err)
+	}
+	c.Close()
+	if !strings.Contains(c.Stderr(), "cancelled 2: ") {
+		t.Fatalf("no cancellation reached the server: %q", c.Stderr())
+	}
+}
+
+func TestStdio_NonJSONLinesAreSkippedAndNoted(t *testing.T) {
+	c := connect(t, "garbage", Options{})
+	if _, err := c.CallTool(context.Background(), "echo", nil); err != nil {
+		t.Fatal(err)
+	}
+	log := c.Stderr()
+	if !strings.Contains(log, "tai: skipped a stdout line that is not JSON-RPC: hello from a server") {
+		t.Errorf("log %q lacks the note", log)
+	}
+	if strings.Contains(log, "\x1b") {
+		t.Errorf("log keeps a control character: %q", log)
+	}
+}
+
+func TestStdio_Floods(t *testing.T) {
+	for _, script := range []string{"flood-stdout", "flood-stderr"} {
+		t.Run(script, func(t *testing.T) {
+			c := connect(t, script, Options{})
+			if _, err := c.CallTool(context.Background(), "echo", nil); err != nil {
+				t.Fatal(err)
+			}
+			if n := len(c.Stderr()); n > tailMax+tailMax/2 {
+				t.Errorf("kept %d bytes of log, cap %d", n, tailMax)
+			}
+		})
+	}
+}
+
+func TestStdio_LineOverCapEndsConnection(t *testing.T) {
+	c := connect(t, "plain", Options{CallTimeout: time.Hour})
+	_, err := c.CallTool(context.Background(), "big", nil)
+	if !errors.Is(err, ErrLost) || !strings.Contains(err.Error(), "over 10MiB (MCP_HTTP_MAX_BODY)") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestStdio_RequestOverCapFailsAlone(t *testing.T) {
+	c := connect(t, "plain", Options{})
+	big := json.RawMessage(`"` + strings.Repeat("a", wire.HTTPMaxBody) + `"`)
+	_, err := c.CallTool(context.Background(), "echo", big)
+	if err == nil || !strings.Contains(err.Error(), "MCP_HTTP_MAX_BODY") {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := c.CallTool(context.Background(), "echo", nil); err != nil {
+		t.Fatalf("connection unusable after a refused message: %v", err)
+	}
+}
+
+func TestStdio_ResponseForUnknownIDIsDropped(t *testing.T) {
+	c := connect(t, "unknown-id", Options{})
+	res, err := c.CallTool(context.Background(), "echo", json.RawMessage(`{"x":1}`))
+	if err != nil || res.Text() != `{"x":1}` {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if !strings.Contains(c.Stderr(), "dropped a response to unknown request id 987654") {
+		t.Errorf("log %q", c.Stderr())
+	}
+}
+
+func TestStdio_SeveralCallsInFlight(t *testing.T) {
+	c := connect(t, "plain", Options{})
+	var wg sync.WaitGroup
+	errs := make([]error, 3)
+	for i := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			args := json.RawMessage(strconv.Itoa(i))
+			res, err := c.CallTool(context.Background(), "gather", args)
+			if err == nil && res.Text() != string(args) {
+				err = fmt.Errorf("call %d got %q", i, res.Text())
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestStdio_AnswersServerRequests(t *testing.T) {
+	c := connect(t, "ask", Options{})
+	res, err := c.CallTool(context.Background(), "answers", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"jsonrpc":"2.0","id":"s1","result":{}}` + "\n" +
+		`{"jsonrpc":"2.0","id":"s2","error":{"code":-32601,"message":"method not found: roots/list"}}`
+	if res.Text() != want {
+		t.Fatalf("answers:\n%s\nwant:\n%s", res.Text(), want)
+	}
+}
+
+func TestClient_ListToolsFollowsCursors(t *testing.T) {
+	c := connect(t, "pages", Options{})
+	tools, err := c.ListTools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range tools {
+		names = append(names, tl.Name)
+	}
+	if strings.Join(names, ",") != "t,tp2,tp3" {
+		t.Fatalf("tools %v", names)
+	}
+}
+
+func TestClient_ListToolsRefusesEndlessPagination(t *testing.T) {
+	for script, want := range map[string]string{"loop-cursor": `repeated cursor "again"`, "endless": "more than 100 pages"} {
+		t.Run(script, func(t *testing.T) {
+			c := connect(t, script, Options{})
+			_, err := c.ListTools(context.Background())
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("got %v, want %q", err, want)
+			}
+		})
+	}
+}
+
+func TestStdio_CloseKillsTheProcessGroup(t *testing.T) {
+	c := connect(t, "stubborn", Options{})
+	m := regexp.MustCompile(`grandchild (\d+)`).FindStringSubmatch(c.Stderr())
+	for m == nil { // the line precedes the handshake answer, but stderr is drained apart
+		time.Sleep(time.Millisecond)
+		m = regexp.MustCompile(`grandchild (\d+)`).FindStringSubmatch(c.Stderr())
+	}
+	pid, _ := strconv.Atoi(m[1])
+	if !alive(pid) {
+		t.Fatalf("grandchild %d not running before Close", pid)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if alive(pid) {
+		t.Fatalf("grandchild %d outlived Close", pid)
+	}
+	if _, err := c.CallTool(context.Background(), "echo", nil); !errors.Is(err, ErrClosed) {
+		t.Fatalf("call after Close: %v", err)
+	}
+}
+
+func TestStdio_SpawnFailureSaysWhatToCheck(t *testing.T) {
+	checkLeaks(t)
+	_, err := Connect(context.Background(), Options{Transport: Stdio{Command: "/nonexistent/mcp-server"}})
+	if err == nil || !strings.Contains(err.Error(), "check the command") {
+		t.Fatalf("got %v", err)
+	}
+}
