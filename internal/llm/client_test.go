@@ -42,14 +42,6 @@ func run(t *testing.T, provider string, script llmtest.Script, req llm.Request, 
 	return srv, resp, events, err
 }
 
-func kinds(events []llm.Event) []llm.EventKind {
-	var out []llm.EventKind
-	for _, ev := range events {
-		out = append(out, ev.Kind)
-	}
-	return out
-}
-
 func TestComplete_TextInChunks(t *testing.T) {
 	script := llmtest.Script{Turns: []llmtest.Turn{{
 		Reasoning: llmtest.Chunks{"think", "ing"},

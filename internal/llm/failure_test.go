@@ -197,8 +197,9 @@ func TestComplete_Deadlines(t *testing.T) {
 	}{
 		{"nothing at all", llmtest.Turn{Hang: true}, func(c *llm.Config) { c.IdleTimeout = 50 * time.Millisecond },
 			"no answer from {url} within 50ms: check that the server is up and TAI_BASE_URL"},
-		{"stalls mid-answer", llmtest.Turn{Text: partial, Hang: true}, func(c *llm.Config) { c.IdleTimeout = 50 * time.Millisecond },
-			"stream stalled: nothing for 50ms mid-answer: try again"},
+		// Long enough for the first events to arrive on a loaded machine.
+		{"stalls mid-answer", llmtest.Turn{Text: partial, Hang: true}, func(c *llm.Config) { c.IdleTimeout = 300 * time.Millisecond },
+			"stream stalled: nothing for 300ms mid-answer: try again"},
 		{"overall deadline", llmtest.Turn{Text: partial, Hang: true}, func(c *llm.Config) { c.Timeout = 50 * time.Millisecond },
 			"no complete answer within 50ms: try again or ask for less"},
 	}

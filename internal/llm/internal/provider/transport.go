@@ -41,11 +41,10 @@ func (t *Transport) Post(ctx context.Context, url string, header http.Header, bo
 		w.stop()
 		return nil, t.fail(llm.KindConfig, 0, fmt.Sprintf("bad request URL %q: fix TAI_BASE_URL", url), err)
 	}
-	for k, v := range t.Config.Header {
-		req.Header[k] = v
-	}
-	for k, v := range header {
-		req.Header[k] = v
+	for _, h := range []http.Header{t.Config.Header, header} {
+		for k, v := range h {
+			req.Header[http.CanonicalHeaderKey(k)] = v
+		}
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "tai")
