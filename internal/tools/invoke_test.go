@@ -24,6 +24,7 @@ func echoTool() *Tool {
 			}
 			if a.N < 0 {
 				var m map[string]int
+				//lint:ignore SA5000 the nil-map write is the bug under test
 				m["boom"] = 1 // a bug: writes to a nil map
 			}
 			return Text(a.Text), nil
