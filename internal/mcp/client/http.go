@@ -1,0 +1,203 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"sync"
+
+	"tai/internal/mcp/wire"
+)
+
+// HTTP reaches a server over Streamable HTTP (McpHttpTransport): one POST
+// per message, the reply a JSON message or an event stream. tai never
+// sends GET or DELETE; a session ends by dropping its id.
+type HTTP struct {
+	URL string
+	// Headers go on every POST (Authorization, API keys …).
+	Headers map[string]string
+	// HTTPClient carries the requests; nil means a client of the
+	// connection's own. The OAuth layer passes one with its round tripper.
+	HTTPClient *http.Client
+}
+
+// String returns the URL without its query, which may hold secrets.
+func (h HTTP) String() string {
+	u, err := url.Parse(h.URL)
+	if err != nil {
+		return "(invalid url)"
+	}
+	u.RawQuery, u.Fragment, u.User = "", "", nil
+	return wire.Printable(u.String(), 200)
+}
+
+const (
+	headerSession  = "Mcp-Session-Id"
+	headerVersion  = "MCP-Protocol-Version"
+	acceptBoth     = "application/json, text/event-stream"
+	bodyQuoteBytes = 512 // how much of a failed answer's body an error quotes
+)
+
+type httpTransport struct {
+	url     string
+	headers map[string]string
+	hc      *http.Client
+	own     bool // hc is ours: close its idle connections on close
+	peer    peer
+	log     *tail
+
+	mu      sync.Mutex
+	session string
+	version string
+	renew   sync.Mutex // one re-initialization at a time
+
+	lostCh    chan struct{}
+	closeOnce sync.Once
+}
+
+func (h HTTP) dial(ctx context.Context, p peer, log *tail) (transport, error) {
+	u, err := url.Parse(h.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("url %q is not an http(s) URL", h.String())
+	}
+	t := &httpTransport{url: h.URL, headers: h.Headers, hc: h.HTTPClient, peer: p, log: log,
+		lostCh: make(chan struct{})}
+	if t.hc == nil {
+		t.hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+		t.own = true
+	}
+	return t, nil
+}
+
+func (t *httpTransport) negotiated(version string) {
+	t.mu.Lock()
+	t.version = version
+	t.mu.Unlock()
+}
+
+// lost closes only on close: each POST fails or succeeds on its own.
+func (t *httpTransport) lost() <-chan struct{} { return t.lostCh }
+
+func (t *httpTransport) cause() error { return ErrClosed }
+
+func (t *httpTransport) close() error {
+	t.closeOnce.Do(func() {
+		close(t.lostCh)
+		if t.own {
+			t.hc.CloseIdleConnections()
+		}
+	})
+	return nil
+}
+
+// send POSTs one message. A 404 on a POST that carried a session id means
+// the server forgot the session: tai initializes once more and retries
+// once.
+func (t *httpTransport) send(ctx context.Context, m *wire.Message) error {
+	body, err := wire.Encode(m)
+	if err != nil {
+		return fmt.Errorf("encoding: %w", err)
+	}
+	if len(body) > wire.HTTPMaxBody {
+		return fmt.Errorf("message of %d bytes is over %s", len(body), maxBodyText)
+	}
+	session, err := t.post(ctx, m, body)
+	var he *wire.HTTPError
+	if !errors.As(err, &he) || he.Status != http.StatusNotFound || session == "" || m.Method == wire.MethodInitialize {
+		return err
+	}
+	if err := t.reopen(ctx, session); err != nil {
+		return fmt.Errorf("session expired (http 404) and initializing again failed: %w", err)
+	}
+	_, err = t.post(ctx, m, body)
+	return err
+}
+
+// reopen runs the handshake again unless another request already did
+// since session failed.
+func (t *httpTransport) reopen(ctx context.Context, failed string) error {
+	t.renew.Lock()
+	defer t.renew.Unlock()
+	t.mu.Lock()
+	current := t.session
+	if current == failed {
+		t.session, t.version = "", ""
+	}
+	t.mu.Unlock()
+	if current != failed {
+		return nil
+	}
+	t.log.note("server dropped session; initializing again")
+	return t.peer.reopen(ctx)
+}
+
+// post sends body and reads the reply; it returns the session id it sent.
+func (t *httpTransport) post(ctx context.Context, m *wire.Message, body []byte) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(body))
+	if err != nil {
+		return "", err
+	}
+	for k, v := range t.headers {
+		req.Header.Set(k, v)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", acceptBoth)
+	t.mu.Lock()
+	session, version := t.session, t.version
+	t.mu.Unlock()
+	if session != "" {
+		req.Header.Set(headerSession, session)
+	}
+	if version != "" {
+		req.Header.Set(headerVersion, version)
+	}
+	resp, err := t.hc.Do(req)
+	if err != nil {
+		return session, fmt.Errorf("posting to the server: %w", unwrapURLError(err))
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return session, httpError(resp)
+	}
+	if id := resp.Header.Get(headerSession); id != "" && m.Method == wire.MethodInitialize {
+		t.mu.Lock()
+		t.session = id
+		t.mu.Unlock()
+	}
+	return session, t.readReply(m, resp)
+}
+
+// unwrapURLError drops net/http's "Post <url>:" prefix, which would repeat
+// the URL and its query.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+// httpError turns a non-2xx answer into a *wire.HTTPError quoting the start
+// of its body.
+func httpError(resp *http.Response) error {
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, bodyQuoteBytes))
+	return &wire.HTTPError{
+		Status:          resp.StatusCode,
+		WWWAuthenticate: resp.Header.Get("WWW-Authenticate"),
+		Body:            wire.Printable(string(bytes.TrimSpace(b)), 200),
+	}
+}
+
+// mediaType returns the reply's media type, lower-cased, without parameters.
+func mediaType(resp *http.Response) string {
+	mt, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if err != nil {
+		return ""
+	}
+	return mt
+}
