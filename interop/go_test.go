@@ -1,0 +1,75 @@
+package interop
+
+import (
+	"bufio"
+	"context"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"tai/internal/mcp/client"
+	"tai/internal/mcp/wire"
+)
+
+// startGoServer runs goserver over HTTP on a loopback port and returns its
+// URL.
+func startGoServer(t testing.TB, jsonReplies bool) string {
+	t.Helper()
+	args := []string{"-http", "127.0.0.1:0"}
+	if jsonReplies {
+		args = append(args, "-json")
+	}
+	cmd := exec.Command(goServer, args...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("goserver did not print its URL: %v", err)
+	}
+	return strings.TrimSpace(line)
+}
+
+func checkGoServer(t *testing.T, c *client.Client) {
+	tools, err := c.ListTools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tools) != 8 || !strings.Contains(names(tools), "echo") {
+		t.Fatalf("tools: %s", names(tools))
+	}
+	if got := call(t, c, "echo", `{"text":"hello"}`).Text(); got != "hello" {
+		t.Errorf("echo: %q", got)
+	}
+	if res := call(t, c, "add", `{"a":2,"b":3}`); string(res.StructuredContent) != `{"sum":5}` {
+		t.Errorf("add: %s", res.StructuredContent)
+	}
+	expectToolError(t, c, "fail", `{"text":"x"}`)
+	expectRPCError(t, c, "no_such_tool", `{}`, wire.CodeInvalidParams)
+	if err := c.Ping(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if v := c.Server().ProtocolVersion; v != wire.ProtocolVersion {
+		t.Errorf("negotiated %q", v)
+	}
+}
+
+func TestGoSDK_Stdio(t *testing.T) {
+	checkGoServer(t, connect(t, client.Stdio{Command: goServer}))
+}
+
+func TestGoSDK_HTTPJSON(t *testing.T) {
+	checkGoServer(t, connect(t, client.HTTP{URL: startGoServer(t, true)}))
+}
+
+func TestGoSDK_HTTPEventStream(t *testing.T) {
+	checkGoServer(t, connect(t, client.HTTP{URL: startGoServer(t, false)}))
+}
