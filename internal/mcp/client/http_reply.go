@@ -106,8 +106,8 @@ func (t *httpTransport) readStream(m *wire.Message, body io.Reader) error {
 		if err != nil {
 			return fmt.Errorf("reading the event stream: %w", err)
 		}
-		if ev.name != "" && ev.name != "message" {
-			continue
+		if (ev.name != "" && ev.name != "message") || len(bytes.TrimSpace(ev.data)) == 0 {
+			continue // other events, and priming events that only carry an id
 		}
 		err = t.take(m, ev.data)
 		switch {

@@ -171,7 +171,8 @@ func (f *httpFake) reply(w http.ResponseWriter, ctx context.Context, m *wire.Mes
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
 	fl := w.(http.Flusher)
-	fmt.Fprint(w, ": a comment\n\nevent: ping\ndata: {\"ignored\":true}\n\n")
+	// a priming event (an id, empty data), a comment, an event of another name
+	fmt.Fprint(w, "id: prime-1\ndata: \n\n: a comment\n\nevent: ping\ndata: {\"ignored\":true}\n\n")
 	for {
 		select {
 		case out := <-ch:
