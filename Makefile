@@ -2,16 +2,21 @@ GO      ?= go
 BIN     ?= bin/tai
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: build test unit fmt-check vet lint bench-vault
+.PHONY: build test unit interop fmt-check vet lint bench-vault bench-client
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/tai
 
 # The whole test suite, exactly what CI runs.
-test: fmt-check vet lint unit
+test: fmt-check vet lint unit interop
 
 unit:
 	$(GO) test -race ./...
+
+# MCP interoperability against real peers (npm servers, the Go SDK); needs
+# Node.js and npm, installs what is missing.
+interop:
+	interop/run
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -24,3 +29,6 @@ lint:
 
 bench-vault:
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./internal/vault/
+
+bench-client:
+	interop/bench

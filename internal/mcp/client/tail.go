@@ -4,6 +4,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"tai/internal/textsafe"
 )
 
 // tailMax bounds what a connection keeps of its server's stderr and of
@@ -38,8 +40,7 @@ func (t *tail) note(line string) {
 	t.Write([]byte("tai: " + line + "\n"))
 }
 
-// String returns what is kept, made safe for a terminal: control
-// characters other than newline and tab are replaced.
+// String returns what is kept, made safe for a terminal (textsafe.Clean).
 func (t *tail) String() string {
 	t.mu.Lock()
 	b := t.buf
@@ -50,16 +51,7 @@ func (t *tail) String() string {
 	}
 	s := string(b)
 	t.mu.Unlock()
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n' || r == '\t':
-			return r
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0),
-			r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-			return '\ufffd'
-		}
-		return r
-	}, strings.ToValidUTF8(s, "\ufffd"))
+	return textsafe.Clean(s)
 }
 
 // lastLine returns the last non-empty line, for quoting in an error.

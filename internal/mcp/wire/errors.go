@@ -3,7 +3,8 @@ package wire
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
+
+	"tai/internal/textsafe"
 )
 
 // JSON-RPC 2.0 error codes tai sends or recognises.
@@ -59,26 +60,18 @@ func (e *HTTPError) Unwrap() error {
 	return &Error{Code: CodeHTTP, Message: e.Error()}
 }
 
-// Printable returns s with control characters and invalid UTF-8 replaced and
-// cut to at most max runes, so that untrusted server text can be quoted in
-// an error or shown on a terminal. Newlines and tabs become spaces.
+// Printable returns s made safe for a terminal (textsafe.Line: escape
+// sequences and control characters removed, newlines and tabs made spaces)
+// and cut to at most max runes, so untrusted server text can be quoted in
+// an error or shown.
 func Printable(s string, max int) string {
-	var b strings.Builder
+	s = textsafe.Line(s)
 	n := 0
-	for _, r := range s {
+	for i := range s {
 		if n == max {
-			b.WriteString("…")
-			break
+			return s[:i] + "…"
 		}
-		switch {
-		case r == '\n' || r == '\t' || r == '\r':
-			r = ' '
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0),
-			r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-			r = '\ufffd'
-		}
-		b.WriteRune(r)
 		n++
 	}
-	return b.String()
+	return s
 }
