@@ -1,0 +1,4 @@
+// Package mcp holds nothing but the test that keeps docs/mcp.md true
+// (McpDocTests). The protocol lives in its subpackages: wire (shared by
+// both sides) and client.
+package mcp

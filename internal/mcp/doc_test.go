@@ -1,0 +1,167 @@
+package mcp
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"tai/internal/mcp/wire"
+)
+
+// McpDocTests: docs/mcp.md against the code. Every list comes from the
+// code (wire.Constants, wire.Methods, the packages' declarations), never
+// from a list typed here.
+
+const repoRoot = "../.."
+
+func readDoc(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(repoRoot, "docs", "mcp.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// section returns the text under the "## title" heading, up to the next
+// heading of the same level.
+func section(t *testing.T, doc, title string) string {
+	t.Helper()
+	_, after, ok := strings.Cut(doc, "\n## "+title+"\n")
+	if !ok {
+		t.Fatalf("docs/mcp.md has no %q section", title)
+	}
+	if i := strings.Index(after, "\n## "); i >= 0 {
+		after = after[:i]
+	}
+	return after
+}
+
+func TestDoc_CapsMatchCode(t *testing.T) {
+	doc := readDoc(t)
+	known := map[string]bool{}
+	for _, c := range wire.Constants {
+		known[c.Name] = true
+		row := "| `" + c.Name + "` | " + c.Value + " |"
+		if !strings.Contains(doc, row) {
+			t.Errorf("docs/mcp.md lacks the row %q", row)
+		}
+	}
+	for _, name := range regexp.MustCompile(`MCP_[A-Z][A-Z_]*`).FindAllString(doc, -1) {
+		if !known[name] {
+			t.Errorf("docs/mcp.md names %s, which the code does not have", name)
+		}
+	}
+}
+
+func TestDoc_MethodsMatchCode(t *testing.T) {
+	doc := readDoc(t)
+	table := section(t, doc, "Wire subset")
+	rows := regexp.MustCompile("(?m)^\\| ([A-Za-z0-9]+) \\| `([^`]+)` \\|").FindAllStringSubmatch(table, -1)
+	inDoc := map[string]string{}
+	for _, r := range rows {
+		inDoc[r[2]] = r[1]
+	}
+	inCode := map[string]bool{}
+	for _, m := range wire.Methods {
+		inCode[m.Name] = true
+		if dir, ok := inDoc[m.Name]; !ok {
+			t.Errorf("the wire table lacks %s", m.Name)
+		} else if dir != string(m.Direction) {
+			t.Errorf("the wire table gives %s direction %s; the code says %s", m.Name, dir, m.Direction)
+		}
+	}
+	for name := range inDoc {
+		if !inCode[name] {
+			t.Errorf("the wire table names %s, which the code does not send or handle", name)
+		}
+	}
+	// A backticked token shaped like a method anywhere must be one.
+	for _, m := range regexp.MustCompile("`([a-z]+/[a-zA-Z_/]+)`").FindAllStringSubmatch(doc, -1) {
+		first, _, _ := strings.Cut(m[1], "/")
+		if _, err := os.Stat(filepath.Join(repoRoot, first)); err == nil {
+			continue // a path in the repository
+		}
+		if !inCode[m[1]] {
+			t.Errorf("docs/mcp.md names method %s, which the code does not send or handle", m[1])
+		}
+	}
+}
+
+func TestDoc_CodeMapMatchesCode(t *testing.T) {
+	table := section(t, readDoc(t), "Code map")
+	rows := regexp.MustCompile("(?m)^\\| ([^|]+) \\| `([^`]+)` \\| ([^|]+) \\|$").FindAllStringSubmatch(table, -1)
+	if len(rows) == 0 {
+		t.Fatal("the code map has no rows")
+	}
+	for _, r := range rows {
+		pkg := r[2]
+		decls, err := declarations(filepath.Join(repoRoot, pkg))
+		if err != nil {
+			t.Errorf("code map row %s: package %s: %v", strings.TrimSpace(r[1]), pkg, err)
+			continue
+		}
+		for _, id := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(r[3], -1) {
+			if !decls[id[1]] {
+				t.Errorf("code map row %s: %s has no %s", strings.TrimSpace(r[1]), pkg, id[1])
+			}
+		}
+	}
+}
+
+// declarations lists a package's top-level names, methods as Type.Method,
+// test files included.
+func declarations(dir string) (map[string]bool, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	names := map[string]bool{}
+	fset := token.NewFileSet()
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, e.Name()), nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				names[funcName(d)] = true
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					switch s := s.(type) {
+					case *ast.TypeSpec:
+						names[s.Name.Name] = true
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							names[n.Name] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return names, nil
+}
+
+func funcName(d *ast.FuncDecl) string {
+	if d.Recv == nil || len(d.Recv.List) == 0 {
+		return d.Name.Name
+	}
+	typ := d.Recv.List[0].Type
+	if star, ok := typ.(*ast.StarExpr); ok {
+		typ = star.X
+	}
+	if id, ok := typ.(*ast.Ident); ok {
+		return id.Name + "." + d.Name.Name
+	}
+	return d.Name.Name
+}
