@@ -88,6 +88,7 @@ func Connect(ctx context.Context, opts Options) (*Client, error) {
 		return nil, fmt.Errorf("starting mcp server %s: %w", c.name, err)
 	}
 	c.t = t
+	t.start()
 	if err := c.hs.open(ctx, c); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("connecting to mcp server %s: %w%s", c.name, err, c.stderrHint())
@@ -169,6 +170,8 @@ func (c *Client) requestID(ctx context.Context, method string, params, out any) 
 		select {
 		case r := <-ch: // answered although the rest of the reply failed
 			return id, finish(method, r, out)
+		case <-c.t.lost(): // the send failed because the connection ended
+			return id, c.failure(ctx, method, c.t.cause())
 		default:
 		}
 		return id, c.failure(ctx, method, err)

@@ -57,6 +57,8 @@ type httpTransport struct {
 	renew   sync.Mutex // one re-initialization at a time
 
 	lostCh    chan struct{}
+	closed    context.Context // done once close began
+	shut      context.CancelFunc
 	closeOnce sync.Once
 }
 
@@ -67,12 +69,15 @@ func (h HTTP) dial(ctx context.Context, p peer, log *tail) (transport, error) {
 	}
 	t := &httpTransport{url: h.URL, headers: h.Headers, hc: h.HTTPClient, peer: p, log: log,
 		lostCh: make(chan struct{})}
+	t.closed, t.shut = context.WithCancel(context.Background())
 	if t.hc == nil {
 		t.hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 		t.own = true
 	}
 	return t, nil
 }
+
+func (t *httpTransport) start() {}
 
 func (t *httpTransport) negotiated(version string) {
 	t.mu.Lock()
@@ -88,6 +93,7 @@ func (t *httpTransport) cause() error { return ErrClosed }
 func (t *httpTransport) close() error {
 	t.closeOnce.Do(func() {
 		close(t.lostCh)
+		t.shut()
 		if t.own {
 			t.hc.CloseIdleConnections()
 		}
@@ -137,7 +143,11 @@ func (t *httpTransport) reopen(ctx context.Context, failed string) error {
 }
 
 // post sends body and reads the reply; it returns the session id it sent.
+// Closing the transport cuts it short.
 func (t *httpTransport) post(ctx context.Context, m *wire.Message, body []byte) (string, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(t.closed, cancel)()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(body))
 	if err != nil {
 		return "", err

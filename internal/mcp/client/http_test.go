@@ -300,3 +300,25 @@ func TestHTTP_BadURL(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+func TestHTTP_CloseCutsCallsInFlight(t *testing.T) {
+	checkLeaks(t)
+	f := newHTTPFake(t, "plain", false)
+	c := connectHTTP(t, f, Options{CallTimeout: time.Hour})
+	arrived := make(chan struct{})
+	f.override = func(w http.ResponseWriter, r *http.Request, m *wire.Message) bool {
+		if m.Method != wire.MethodToolsCall {
+			return false
+		}
+		close(arrived)
+		<-r.Context().Done()
+		return true
+	}
+	go func() {
+		<-arrived
+		c.Close()
+	}()
+	if _, err := c.CallTool(context.Background(), "echo", nil); !errors.Is(err, ErrClosed) {
+		t.Fatalf("got %v, want ErrClosed", err)
+	}
+}

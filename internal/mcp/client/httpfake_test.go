@@ -35,7 +35,7 @@ type httpFake struct {
 	initCount int
 }
 
-func newHTTPFake(t *testing.T, script string, sse bool) *httpFake {
+func newHTTPFake(t testing.TB, script string, sse bool) *httpFake {
 	f := &httpFake{sse: sse, streams: map[wire.ID]chan *wire.Message{}, sessions: map[string]bool{}}
 	f.brain = &fakeServer{script: script}
 	f.brain.send = f.route

@@ -123,11 +123,15 @@ func (s Stdio) dial(ctx context.Context, p peer, log *tail) (transport, error) {
 	if t.grace == 0 {
 		t.grace = shutdownGrace
 	}
-	t.wg.Add(3)
+	t.wg.Add(2)
 	go t.wait()
 	go t.drain()
-	go t.read()
 	return t, nil
+}
+
+func (t *stdioTransport) start() {
+	t.wg.Add(1)
+	go t.read()
 }
 
 func closeAll(files []*os.File) {

@@ -18,7 +18,7 @@ import (
 )
 
 // fake describes the re-executed test binary running script.
-func fake(t *testing.T, script string) Stdio {
+func fake(t testing.TB, script string) Stdio {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,9 @@ type Transport interface {
 // era's differences stay behind negotiated; everything else is the same for
 // every revision.
 type transport interface {
+	// start begins reading; dial does not, so that the Client is ready
+	// for whatever arrives.
+	start()
 	// send delivers one message. Messages the server sends back (on stdio at
 	// any time, on HTTP within the reply to this POST) go to the peer.
 	// For a request over HTTP, send returns once the matching response has
