@@ -212,7 +212,11 @@ func TestHTTP_Faults(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			checkLeaks(t)
 			f := newHTTPFake(t, "plain", false)
-			c := connectHTTP(t, f, Options{CallTimeout: 300 * time.Millisecond})
+			timeout := time.Hour // only the stall must meet the timeout
+			if strings.Contains(tt.want, "MCP_CALL_TIMEOUT") {
+				timeout = 300 * time.Millisecond
+			}
+			c := connectHTTP(t, f, Options{CallTimeout: timeout})
 			f.override = func(w http.ResponseWriter, r *http.Request, m *wire.Message) bool {
 				if m.Method != wire.MethodToolsCall {
 					return false

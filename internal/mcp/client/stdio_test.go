@@ -26,7 +26,13 @@ func fake(t testing.TB, script string) Stdio {
 	// A race-enabled binary sleeps a second before exiting unless told not
 	// to; the fake must leave as soon as its stdin closes.
 	env := map[string]string{fakeEnv: script, "GORACE": "atexit_sleep_ms=0"}
-	return Stdio{Command: exe, Env: env, grace: 200 * time.Millisecond}
+	// A well-behaved fake leaves on stdin close; only a stubborn one should
+	// wait out the grace periods.
+	grace := 10 * time.Second
+	if script == "stubborn" {
+		grace = 200 * time.Millisecond
+	}
+	return Stdio{Command: exe, Env: env, grace: grace}
 }
 
 // connect starts a fake, checks for leaks afterwards and closes it.
