@@ -28,6 +28,7 @@ func (t *stdioTransport) read() {
 		line, err := readLine(r, &long, wire.HTTPMaxBody)
 		if errors.Is(err, errLineTooLong) {
 			t.lose(fmt.Errorf("%w: the server sent a line over %s", ErrLost, maxBodyText))
+			t.stdout.Close() // a server blocked writing the rest gets EPIPE and can exit
 			return
 		}
 		if err != nil {
