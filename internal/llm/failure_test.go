@@ -265,3 +265,13 @@ func TestComplete_Unreachable(t *testing.T) {
 		t.Fatalf("err = %v\nwant %s", err, want)
 	}
 }
+
+// A wait that would outlast the request's deadline is not started.
+func TestComplete_RetryPastDeadline(t *testing.T) {
+	srv, _, _, err := run(t, "openai", llmtest.Script{Turns: []llmtest.Turn{{Status: 503, RetryAfter: "30"}, ok}}, llm.Request{},
+		func(c *llm.Config) { c.Timeout = 10 * time.Second })
+	want := "openai: server error (503): Internal server error: retry after 30s"
+	if err == nil || err.Error() != want || len(srv.Sleeper.Waits()) != 0 {
+		t.Fatalf("err = %v, waits %v; want %s and no wait", err, srv.Sleeper.Waits(), want)
+	}
+}

@@ -177,10 +177,11 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request, proto string, t Tur
 		writeJSON(w, status, errorBody(proto, status, t.Error, tc.model))
 		return
 	}
-	a := anthropicAnswer(t, tc)
+	render := anthropicAnswer
 	if proto == llm.ProtocolOpenAI {
-		a = openaiAnswer(t, tc)
+		render = openaiAnswer
 	}
+	a := render(t, tc)
 	content := a.content
 	if t.Hang && len(t.Text)+len(t.Reasoning)+len(t.ToolCalls) == 0 {
 		f.hang(r)

@@ -42,13 +42,12 @@ func (t *Transport) Do(ctx context.Context, onEvent func(llm.Event), attempt fun
 		}
 		wait := e.RetryAfter
 		if wait == 0 {
-			wait = min(firstBackoff<<(n-1), maxBackoff)
+			wait = min(firstBackoff<<min(n-1, 8), maxBackoff)
 		}
-		if wait > cfg.MaxRetryWait {
+		// A wait longer than allowed, or past the deadline, is not worth
+		// starting; the caller hears when to try again.
+		if dl, ok := ctx.Deadline(); wait > cfg.MaxRetryWait || ok && time.Until(dl) < wait {
 			e.Message += fmt.Sprintf(": retry after %v", wait.Round(time.Second))
-			return e
-		}
-		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
 			return e
 		}
 		if onEvent != nil {

@@ -25,11 +25,8 @@ type Event struct {
 
 // Reader reads events from a stream.
 type Reader struct {
-	r *bufio.Reader
-	// afterCR is set when the last line ended in \r: a \n right after
-	// it belongs to the same terminator. Deciding later, rather than
-	// peeking, keeps a stalled stream from holding back a complete line.
-	afterCR bool
+	r       *bufio.Reader
+	pending []string // lines split off a read at lone \r terminators
 }
 
 // NewReader returns a Reader on r.
@@ -82,32 +79,35 @@ func (r *Reader) Next() (Event, error) {
 }
 
 // readLine returns one line without its terminator (\n, \r\n or \r).
-// A final line without a terminator is returned before io.EOF.
+// A final line without a terminator is returned before io.EOF. Lines
+// ending in a lone \r are seen when the next \n arrives; no provider
+// sends them.
 func (r *Reader) readLine() (string, error) {
-	var b strings.Builder
+	if len(r.pending) > 0 {
+		line := r.pending[0]
+		r.pending = r.pending[1:]
+		return line, nil
+	}
+	var buf []byte
 	for {
-		c, err := r.r.ReadByte()
-		if err != nil {
-			if err == io.EOF && b.Len() > 0 {
-				return b.String(), nil
-			}
-			return "", err
-		}
-		afterCR := r.afterCR
-		r.afterCR = false
-		switch c {
-		case '\n':
-			if afterCR && b.Len() == 0 {
-				continue
-			}
-			return b.String(), nil
-		case '\r':
-			r.afterCR = true
-			return b.String(), nil
-		}
-		if b.Len() >= MaxEvent {
+		chunk, err := r.r.ReadSlice('\n')
+		if len(buf)+len(chunk) > MaxEvent {
 			return "", ErrTooLarge
 		}
-		b.WriteByte(c)
+		buf = append(buf, chunk...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil && (err != io.EOF || len(buf) == 0) {
+			return "", err
+		}
+		break
 	}
+	s := strings.TrimSuffix(strings.TrimSuffix(string(buf), "\n"), "\r")
+	if !strings.Contains(s, "\r") {
+		return s, nil
+	}
+	lines := strings.Split(s, "\r")
+	r.pending = append(r.pending, lines[1:]...)
+	return lines[0], nil
 }

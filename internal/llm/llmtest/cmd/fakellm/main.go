@@ -84,10 +84,17 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 }
 
 // logTo writes each request as one JSON line; requests may arrive at once.
+// Keys are replaced by "[redacted]": a tai run against the fake may carry
+// a real key from the developer's environment.
 func logTo(w io.Writer) func(llmtest.Request) {
 	var mu sync.Mutex
 	enc := json.NewEncoder(w)
 	return func(r llmtest.Request) {
+		for _, h := range []string{"Authorization", "X-Api-Key"} {
+			if r.Header.Get(h) != "" {
+				r.Header.Set(h, "[redacted]")
+			}
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		if err := enc.Encode(r); err != nil {

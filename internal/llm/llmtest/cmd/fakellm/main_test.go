@@ -73,6 +73,9 @@ func TestFakellm_ServesScriptInAnotherProcess(t *testing.T) {
 		if len(lines) != i+1 || json.Unmarshal([]byte(lines[i]), &r) != nil || r.Protocol != p || r.LastUser() != "turn "+p {
 			t.Fatalf("request log after %s: %q", p, data)
 		}
+		if strings.Contains(string(data), `"k"`) || r.Header.Get("Authorization")+r.Header.Get("X-Api-Key") != "[redacted]" {
+			t.Fatalf("request log shows the key: %s", lines[i])
+		}
 	}
 
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
