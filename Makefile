@@ -2,7 +2,7 @@ GO      ?= go
 BIN     ?= bin/tai
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: build test unit interop fmt-check vet lint bench-vault bench-client
+.PHONY: build test unit interop fmt-check vet lint bench-vault bench-client bench-llm
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/tai
@@ -32,3 +32,6 @@ bench-vault:
 
 bench-client:
 	interop/bench
+
+bench-llm:
+	$(GO) test -run '^$$' -bench . -benchtime 3s ./internal/llm/
