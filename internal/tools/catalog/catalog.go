@@ -2,7 +2,10 @@
 // subpackages. It is the one place that lists every group.
 package catalog
 
-import "tai/internal/tools"
+import (
+	"tai/internal/tools"
+	"tai/internal/tools/fs"
+)
 
 // Native returns every native tool, freshly built.
 func Native() []*tools.Tool {
@@ -14,4 +17,6 @@ func Native() []*tools.Tool {
 }
 
 // groups lists each tool group's constructor.
-var groups = []func() []*tools.Tool{}
+var groups = []func() []*tools.Tool{
+	fs.Tools,
+}

@@ -1,0 +1,138 @@
+package fs
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	iofs "io/fs"
+	"os"
+	"path/filepath"
+
+	"tai/internal/tools"
+)
+
+// DeletePath is the delete_path tool's name.
+const DeletePath = "delete_path"
+
+//go:embed delete_path.md
+var deletePathDoc string
+
+const deletePathSchema = `{
+  "type": "object",
+  "properties": {
+    "path": {"type": "string", "minLength": 1, "description": "File or directory to delete, absolute or relative to the working directory."},
+    "recursive": {"type": "boolean", "description": "Required to delete a directory that is not empty, with everything in it. Default false."}
+  },
+  "required": ["path"],
+  "additionalProperties": false
+}`
+
+type deletePathArgs struct {
+	Path      string `json:"path"`
+	Recursive bool   `json:"recursive"`
+}
+
+func deletePathTool() *tools.Tool {
+	t := tool(DeletePath, deletePathDoc, deletePathSchema, nil)
+	t.ConsentIn = consentDeletePath
+	t.Run = runDeletePath
+	return t
+}
+
+// target checks what a delete_path call would remove.
+func (a deletePathArgs) target(env *tools.Env) (string, iofs.FileInfo, error) {
+	abs := resolve(env, a.Path)
+	fi, err := os.Lstat(abs)
+	if err != nil {
+		return "", nil, pathError(env, abs, err)
+	}
+	if env != nil && env.Dir != "" && within(env.Dir, abs) {
+		return "", nil, fmt.Errorf("refusing to delete the working directory or a directory containing it (%s)", abs)
+	}
+	if fi.IsDir() && !a.Recursive {
+		if entries, err := os.ReadDir(abs); err != nil || len(entries) > 0 {
+			return "", nil, fmt.Errorf("%s is a directory that is not empty; set recursive to delete it with everything in it", display(env, abs))
+		}
+	}
+	return abs, fi, nil
+}
+
+// planFileDelete plans the deletion of a file or link as a change, so it
+// can be shown as a diff and undone. A file over editCap is not kept.
+func planFileDelete(env *tools.Env, abs string, fi iofs.FileInfo) (*change, bool) {
+	f := &fileChange{path: abs, name: display(env, abs), existed: true, mode: fi.Mode(), remove: true}
+	if !fi.Mode().IsRegular() || fi.Size() > editCap {
+		return &change{tool: DeletePath, files: []*fileChange{f}}, false
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return &change{tool: DeletePath, files: []*fileChange{f}}, false
+	}
+	f.old = data
+	return &change{tool: DeletePath, files: []*fileChange{f}}, true
+}
+
+func consentDeletePath(call tools.Call) tools.Consent {
+	var a deletePathArgs
+	if err := decode(call, &a); err != nil {
+		return tools.Consent{Title: DeletePath, Detail: "this call will fail: " + err.Error()}
+	}
+	abs, fi, err := a.target(call.Env)
+	if err != nil {
+		return tools.Consent{Title: DeletePath, Detail: "this call will fail: " + err.Error()}
+	}
+	name := display(call.Env, abs)
+	if fi.IsDir() {
+		return tools.Consent{Title: DeletePath + ": " + name + "/",
+			Detail: fmt.Sprintf("delete the directory %s and %s inside it; this cannot be undone", name, countTree(abs))}
+	}
+	c, undoable := planFileDelete(call.Env, abs, fi)
+	con := c.consent(DeletePath + ": " + name)
+	if !undoable {
+		con.Detail = fmt.Sprintf("delete %s (%s); this cannot be undone", name, size(fi.Size()))
+	}
+	return con
+}
+
+func runDeletePath(_ context.Context, call tools.Call) (tools.Result, error) {
+	var a deletePathArgs
+	if err := decode(call, &a); err != nil {
+		return tools.Errorf("%v", err), nil
+	}
+	abs, fi, err := a.target(call.Env)
+	if err != nil {
+		return tools.Errorf("%v", err), nil
+	}
+	name := display(call.Env, abs)
+	if fi.IsDir() {
+		if err := os.RemoveAll(abs); err != nil {
+			return tools.Errorf("deleting %s: %v; part of it may be gone", name, err), nil
+		}
+		return tools.Text(fmt.Sprintf("deleted the directory %s", name)), nil
+	}
+	c, undoable := planFileDelete(call.Env, abs, fi)
+	if err := commit(call.Env, c, undoable); err != nil {
+		return tools.Errorf("%v", err), nil
+	}
+	if !undoable {
+		return tools.Text(fmt.Sprintf("deleted %s (not kept for undo_edit)", name)), nil
+	}
+	return tools.Text(fmt.Sprintf("deleted %s", name)), nil
+}
+
+// countTree describes a directory's content for the approval screen,
+// counting at most 100,000 entries.
+func countTree(dir string) string {
+	const most = 100_000
+	n := 0
+	_ = filepath.WalkDir(dir, func(_ string, _ iofs.DirEntry, err error) error {
+		if n++; n > most {
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	if n > most {
+		return fmt.Sprintf("over %d entries", most)
+	}
+	return fmt.Sprintf("%d entries", n-1)
+}

@@ -1,0 +1,153 @@
+package fs
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tai/internal/tools"
+	"tai/internal/tools/schema"
+)
+
+// newEnv is a host whose working directory is a fresh temporary directory.
+func newEnv(t *testing.T) *tools.Env {
+	t.Helper()
+	return &tools.Env{Dir: t.TempDir(), State: &tools.State{}}
+}
+
+// byName finds one of the group's tools.
+func byName(t *testing.T, name string) *tools.Tool {
+	t.Helper()
+	for _, tool := range Tools() {
+		if tool.Name == name {
+			return tool
+		}
+	}
+	t.Fatalf("no tool %s", name)
+	return nil
+}
+
+// invoke calls a tool the way the agent does: validated, then run.
+func invoke(t *testing.T, env *tools.Env, name, args string) tools.Result {
+	t.Helper()
+	res, err := tools.Invoke(context.Background(), byName(t, name), tools.Call{Args: json.RawMessage(args), Env: env})
+	if err != nil {
+		t.Fatalf("%s %s: %v", name, args, err)
+	}
+	return res
+}
+
+// ok invokes a tool and fails the test on a tool error.
+func ok(t *testing.T, env *tools.Env, name, args string) string {
+	t.Helper()
+	res := invoke(t, env, name, args)
+	if res.IsError {
+		t.Fatalf("%s %s: %s", name, args, res.Text)
+	}
+	return res.Text
+}
+
+// fails invokes a tool and returns its tool error text.
+func fails(t *testing.T, env *tools.Env, name, args string) string {
+	t.Helper()
+	res := invoke(t, env, name, args)
+	if !res.IsError {
+		t.Fatalf("%s %s: succeeded with %q, want an error", name, args, res.Text)
+	}
+	return res.Text
+}
+
+func writeFile(t *testing.T, env *tools.Env, name, content string) string {
+	t.Helper()
+	p := filepath.Join(env.Dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func readBack(t *testing.T, env *tools.Env, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(env.Dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func jsonArgs(kv ...any) string {
+	m := map[string]any{}
+	for i := 0; i < len(kv); i += 2 {
+		m[kv[i].(string)] = kv[i+1]
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+// TestTools_PublicSurface checks what other agents see over MCP: every
+// schema usable and closed, every property described, reads safe and
+// everything that writes not, with an approval screen.
+func TestTools_PublicSurface(t *testing.T) {
+	readOnly := map[string]bool{ReadFile: true, ListDir: true}
+	for _, tool := range Tools() {
+		if err := schema.CheckInput(tool.Schema); err != nil {
+			t.Errorf("%s: %v", tool.Name, err)
+		}
+		var s struct {
+			Properties           map[string]map[string]any `json:"properties"`
+			AdditionalProperties *bool                     `json:"additionalProperties"`
+		}
+		if err := json.Unmarshal(tool.Schema, &s); err != nil {
+			t.Fatalf("%s: %v", tool.Name, err)
+		}
+		if s.AdditionalProperties == nil || *s.AdditionalProperties {
+			t.Errorf("%s: schema does not set additionalProperties false", tool.Name)
+		}
+		for name, p := range s.Properties {
+			if d, _ := p["description"].(string); d == "" {
+				t.Errorf("%s: property %s has no description", tool.Name, name)
+			}
+		}
+		if tool.Description == "" || strings.Contains(tool.Description, "\n") || tool.Group != Group {
+			t.Errorf("%s: description must be one non-empty paragraph and group %q", tool.Name, Group)
+		}
+		if got := tool.IsSafe(json.RawMessage(`{}`)); got != readOnly[tool.Name] {
+			t.Errorf("%s: safe = %v, want %v", tool.Name, got, readOnly[tool.Name])
+		}
+		if !readOnly[tool.Name] && tool.ConsentIn == nil {
+			t.Errorf("%s writes but has no approval screen", tool.Name)
+		}
+	}
+}
+
+func TestTools_BadArgumentsAreToolErrors(t *testing.T) {
+	env := newEnv(t)
+	tests := []struct{ tool, args, want string }{
+		{ReadFile, `{}`, `read_file: missing required argument "path"`},
+		{ReadFile, `{"path":7}`, `read_file: argument "path": expected string, got number`},
+		{ReadFile, `{"path":"a","offset":0}`, `read_file: argument "offset": must be at least 1, got 0`},
+		{ReadFile, `{"path":"a","limit":1.5}`, `read_file: argument "limit": expected integer, got number 1.5`},
+		{EditFile, `{"path":"a","old_string":"x"}`, `edit_file: missing required argument "new_string"`},
+		{EditFile, `{"path":"a","old_string":"","new_string":"y"}`, `edit_file: argument "old_string": must be at least 1 characters long, got 0`},
+		{MultiEdit, `{"path":"a","edits":[]}`, `multi_edit: argument "edits": must have at least 1 items, got 0`},
+		{MultiEdit, `{"path":"a","edits":[{"old_string":"x"}]}`, `multi_edit: missing required argument "edits[0].new_string"`},
+		{WriteFile, `{"path":"a","contents":"x"}`, `write_file: missing required argument "content"`},
+		{ApplyPatch, `{"patch":""}`, `apply_patch: argument "patch": must be at least 1 characters long, got 0`},
+		{MovePath, `{"from":"a"}`, `move_path: missing required argument "to"`},
+		{DeletePath, `{"path":"a","recursive":"yes"}`, `delete_path: argument "recursive": expected boolean, got string`},
+		{ListDir, `{"dir":"."}`, `list_dir: unknown argument "dir"; known: "path"`},
+		{UndoEdit, `{"path":""}`, `undo_edit: argument "path": must be at least 1 characters long, got 0`},
+		{ReadFile, `{"path":`, `read_file: arguments are not valid JSON: unexpected EOF`},
+	}
+	for _, tt := range tests {
+		if got := fails(t, env, tt.tool, tt.args); got != tt.want {
+			t.Errorf("%s %s\n got: %s\nwant: %s", tt.tool, tt.args, got, tt.want)
+		}
+	}
+}

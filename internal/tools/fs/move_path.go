@@ -1,0 +1,56 @@
+package fs
+
+import (
+	_ "embed"
+	"fmt"
+	"os"
+
+	"tai/internal/tools"
+)
+
+// MovePath is the move_path tool's name.
+const MovePath = "move_path"
+
+//go:embed move_path.md
+var movePathDoc string
+
+const movePathSchema = `{
+  "type": "object",
+  "properties": {
+    "from": {"type": "string", "minLength": 1, "description": "File or directory to move."},
+    "to": {"type": "string", "minLength": 1, "description": "Its new path; must not exist yet."}
+  },
+  "required": ["from", "to"],
+  "additionalProperties": false
+}`
+
+func movePathTool() *tools.Tool {
+	t := tool(MovePath, movePathDoc, movePathSchema, nil)
+	t.ConsentIn = plannedConsent(MovePath, planMovePath)
+	t.Run = runner(planMovePath)
+	return t
+}
+
+func planMovePath(call tools.Call) (*change, string, error) {
+	var a struct {
+		From string `json:"from"`
+		To   string `json:"to"`
+	}
+	if err := decode(call, &a); err != nil {
+		return nil, "", err
+	}
+	r := &rename{from: resolve(call.Env, a.From), to: resolve(call.Env, a.To)}
+	r.fromName, r.toName = display(call.Env, r.from), display(call.Env, r.to)
+	if _, err := os.Lstat(r.from); err != nil {
+		return nil, "", pathError(call.Env, r.from, err)
+	}
+	switch {
+	case r.from == r.to:
+		return nil, "", fmt.Errorf("from and to are the same path: %s", r.fromName)
+	case exists(r.to):
+		return nil, "", fmt.Errorf("%s already exists; move_path does not overwrite (delete it first if that is intended)", r.toName)
+	case within(r.to, r.from):
+		return nil, "", fmt.Errorf("cannot move %s into itself (%s)", r.fromName, r.toName)
+	}
+	return &change{tool: MovePath, rename: r}, fmt.Sprintf("moved %s to %s", r.fromName, r.toName), nil
+}

@@ -1,0 +1,65 @@
+package fs
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"strings"
+
+	"tai/internal/tools"
+)
+
+// UndoEdit is the undo_edit tool's name.
+const UndoEdit = "undo_edit"
+
+//go:embed undo_edit.md
+var undoEditDoc string
+
+const undoEditSchema = `{
+  "type": "object",
+  "properties": {
+    "path": {"type": "string", "minLength": 1, "description": "Undo the last change to this file only. Default: the last change of all."}
+  },
+  "additionalProperties": false
+}`
+
+func undoEditTool() *tools.Tool {
+	t := tool(UndoEdit, undoEditDoc, undoEditSchema, nil)
+	t.ConsentIn = plannedConsent(UndoEdit, func(call tools.Call) (*change, string, error) { return undo(call, true) })
+	t.Run = func(_ context.Context, call tools.Call) (tools.Result, error) {
+		_, summary, err := undo(call, false)
+		if err != nil {
+			return tools.Errorf("%v", err), nil
+		}
+		return tools.Text(summary), nil
+	}
+	return t
+}
+
+func undo(call tools.Call, preview bool) (*change, string, error) {
+	var a struct {
+		Path string `json:"path"`
+	}
+	if err := decode(call, &a); err != nil {
+		return nil, "", err
+	}
+	c, summary, err := historyOf(call.Env).undo(call.Env, a.Path, preview)
+	if err != nil {
+		return nil, "", err
+	}
+	var names []string
+	if r := c.rename; r != nil {
+		names = append(names, "moved "+r.fromName+" back to "+r.toName)
+	}
+	for _, f := range c.files {
+		switch {
+		case f.remove:
+			names = append(names, "removed "+f.name)
+		case !f.existed:
+			names = append(names, "restored "+f.name)
+		default:
+			names = append(names, "reverted "+f.name)
+		}
+	}
+	return c, fmt.Sprintf("%s: %s", summary, strings.Join(names, ", ")), nil
+}
