@@ -58,7 +58,9 @@ func record(b *testing.B, provider string) string {
 	if provider == "openai" {
 		path = "/v1/chat/completions"
 	}
-	resp, err := http.Post(srv.URL+path, "application/json", strings.NewReader(body))
+	hreq, _ := http.NewRequest("POST", srv.URL+path, strings.NewReader(body))
+	hreq.Header.Set("Anthropic-Version", "2023-06-01")
+	resp, err := http.DefaultClient.Do(hreq)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -27,10 +27,10 @@ const (
 // Error is a failed completion. Its message is one line naming what failed
 // and, where the user can fix it, what to set.
 type Error struct {
-	Provider string    // preset name: "openai", "ollama", …
-	Kind     ErrorKind //
-	Status   int       // HTTP status, 0 when there was none
-	Message  string    // the line after "provider: "
+	Provider string // preset name: "openai", "ollama", …
+	Kind     ErrorKind
+	Status   int    // HTTP status, 0 when there was none
+	Message  string // the line after "provider: "
 	// RetryAfter is how long the provider asked to wait, when it said.
 	RetryAfter time.Duration
 	// Retryable reports whether the same request may succeed if sent again

@@ -96,10 +96,10 @@ type Usage struct {
 // Client completes conversations against one provider and model.
 //
 // Complete streams the answer through req.OnEvent and returns it whole.
-// Failures are *[Error] values; on a stream cut mid-way (KindStream) the
-// Response holds the text that arrived, without tool calls, for display
-// only: it is not a valid history entry. Implementations are safe for
-// concurrent use.
+// Failures are *[Error] values. When one strikes after text has streamed
+// (a cut stream, a stall, an error event, cancellation), the Response
+// holds that text without tool calls, for display only: it is not a
+// valid history entry. Implementations are safe for concurrent use.
 type Client interface {
 	Complete(ctx context.Context, req Request) (Response, error)
 }

@@ -96,15 +96,15 @@ func (f *Fake) take(req *Request) (Turn, turnContext, *refusal) {
 	if req.Protocol == llm.ProtocolAnthropic {
 		decode = decodeAnthropic
 	}
+	if key := f.script.APIKey; key != "" && !hasKey(req, key) {
+		req.Invalid = "missing or wrong API key"
+		return Turn{}, tc, &refusal{401, ""}
+	}
 	if err := decode(req); err != nil {
 		req.Invalid = "bad request body: " + err.Error()
 		return Turn{}, tc, &refusal{400, req.Invalid}
 	}
 	tc.model, tc.user = req.Model, req.LastUser()
-	if key := f.script.APIKey; key != "" && !hasKey(req, key) {
-		req.Invalid = "missing or wrong API key"
-		return Turn{}, tc, &refusal{401, ""}
-	}
 	if !f.script.Lenient {
 		if req.Invalid = validate(req); req.Invalid != "" {
 			return Turn{}, tc, &refusal{400, req.Invalid}
@@ -123,7 +123,7 @@ func (f *Fake) take(req *Request) (Turn, turnContext, *refusal) {
 
 func hasKey(req *Request, key string) bool {
 	if req.Protocol == llm.ProtocolAnthropic {
-		return req.Header.Get("X-Api-Key") == key && req.Header.Get("Anthropic-Version") != ""
+		return req.Header.Get("X-Api-Key") == key
 	}
 	return req.Header.Get("Authorization") == "Bearer "+key
 }

@@ -209,3 +209,16 @@ func TestLoadScript(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+func TestAnthropicVersionRequired(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.Script{Turns: []llmtest.Turn{{Text: llmtest.Chunks{"ok"}}}})
+	body := `{"model":"m","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}`
+	resp, err := http.Post(srv.URL+"/v1/messages", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if r := srv.Requests(); resp.StatusCode != 400 || r[0].Invalid != "anthropic-version: header is required" {
+		t.Fatalf("status %d, invalid %q", resp.StatusCode, r[0].Invalid)
+	}
+}

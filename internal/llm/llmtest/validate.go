@@ -17,6 +17,9 @@ func validate(r *Request) string {
 	if r.Model == "" {
 		return "model: field required"
 	}
+	if r.Protocol == llm.ProtocolAnthropic && r.Header.Get("Anthropic-Version") == "" {
+		return "anthropic-version: header is required"
+	}
 	if r.Protocol == llm.ProtocolAnthropic && r.MaxTokens <= 0 {
 		return "max_tokens: field required"
 	}
