@@ -2,8 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -30,9 +28,9 @@ the row and the previous hash, and the chain's head is kept apart, so
 		RunE: func(cmd *cobra.Command, args []string) error {
 			q := vault.AuditQuery{Kind: kind, Subject: tool, Limit: limit}
 			if since != "" {
-				t, err := parseSince(since, time.Now())
+				t, err := vault.ParseSince(since, time.Now())
 				if err != nil {
-					return withCode(ExitUsage, err)
+					return withCode(ExitUsage, fmt.Errorf("--since %w", err))
 				}
 				q.Since = t
 			}
@@ -95,23 +93,4 @@ the row and the previous hash, and the chain's head is kept apart, so
 		},
 	})
 	return cmd
-}
-
-// parseSince accepts a duration back from now (30m, 24h, 7d) or a date or
-// RFC 3339 time.
-func parseSince(s string, now time.Time) (time.Time, error) {
-	if strings.HasSuffix(s, "d") {
-		if n, err := strconv.Atoi(strings.TrimSuffix(s, "d")); err == nil && n >= 0 {
-			return now.AddDate(0, 0, -n), nil
-		}
-	}
-	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
-		return now.Add(-d), nil
-	}
-	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04", "2006-01-02"} {
-		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, fmt.Errorf("--since %q: use a duration (30m, 24h, 7d) or a date (2026-11-01)", s)
 }

@@ -18,7 +18,30 @@ func (t *Tool) ConsentFor(call Call) Consent {
 	case t.Consent != nil:
 		return t.Consent(call.Args)
 	}
-	return Consent{Title: t.Name, Detail: argDigest(call.Args), Server: t.Server}
+	return Consent{Title: t.Name, Detail: argDigest(t.Shown(call.Args)), Server: t.Server}
+}
+
+// hiddenValue replaces the value of a Hidden argument in Shown.
+const hiddenValue = `"[hidden]"`
+
+// Shown is args with the value of every Hidden argument replaced by
+// "[hidden]": what a host may show, log or digest. Arguments that are not
+// a JSON object are shown as they are only when t hides nothing.
+func (t *Tool) Shown(args json.RawMessage) json.RawMessage {
+	if len(t.Hidden) == 0 {
+		return args
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(args, &m) != nil {
+		return json.RawMessage(hiddenValue)
+	}
+	for _, name := range t.Hidden {
+		if _, ok := m[name]; ok {
+			m[name] = json.RawMessage(hiddenValue)
+		}
+	}
+	b, _ := json.Marshal(m)
+	return b
 }
 
 // argDigest is the arguments as compact JSON, cut at digestMax bytes.

@@ -33,6 +33,10 @@ type Tool struct {
 	// must look at the call's environment: the file a write would change,
 	// shown as a diff. Callers use ConsentFor rather than either field.
 	ConsentIn func(call Call) Consent
+	// Hidden names top-level arguments whose values must never be shown,
+	// logged or digested (secret_set's value). Hosts show Shown(args) on
+	// consent screens and in event streams, and digest it for the audit.
+	Hidden []string
 
 	// Run performs the call. A failure the model should read and react to is
 	// a Result with IsError set; a returned error means the call could not be
@@ -94,6 +98,9 @@ type Env struct {
 	Store   *vault.Store
 	Profile string
 	Session string
+	// Approval is the host's effective approval mode (ask, auto or yolo).
+	// Tools that change settings refuse to raise it; "" counts as ask.
+	Approval string
 
 	// Prompter reaches the person at the terminal; nil when nobody is there
 	// (one-shot without a tty, served sessions).

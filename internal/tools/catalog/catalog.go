@@ -5,6 +5,8 @@ package catalog
 import (
 	"tai/internal/tools"
 	"tai/internal/tools/fs"
+	"tai/internal/tools/memory"
+	"tai/internal/tools/plan"
 )
 
 // Native returns every native tool, freshly built.
@@ -19,4 +21,6 @@ func Native() []*tools.Tool {
 // groups lists each tool group's constructor.
 var groups = []func() []*tools.Tool{
 	fs.Tools,
+	memory.Tools,
+	plan.Tools,
 }

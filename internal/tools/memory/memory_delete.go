@@ -1,0 +1,55 @@
+package memory
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"strings"
+
+	"tai/internal/tools"
+	"tai/internal/vault"
+)
+
+//go:embed memory_delete.md
+var deleteDescription string
+
+const deleteSchema = `{
+  "type": "object",
+  "properties": {
+    "id": {"type": "string", "minLength": 1, "maxLength": 64, "description": "The memory's id, e.g. \"m4kd82xq\"."}
+  },
+  "required": ["id"],
+  "additionalProperties": false
+}`
+
+func deleteTool() *tools.Tool {
+	return &tools.Tool{
+		Name:        DeleteName,
+		Group:       Group,
+		Description: strings.TrimSpace(deleteDescription),
+		Schema:      json.RawMessage(deleteSchema),
+		Safe:        tools.AlwaysSafe,
+		Run:         deleteMemory,
+	}
+}
+
+func deleteMemory(ctx context.Context, call tools.Call) (tools.Result, error) {
+	var in struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(call.Args, &in); err != nil {
+		return tools.Errorf("%s: %v", DeleteName, err), nil
+	}
+	s, err := call.Env.Vault()
+	if err != nil {
+		return tools.Errorf("%s: %v", DeleteName, err), nil
+	}
+	id := strings.TrimSpace(in.ID)
+	if err := s.DeleteMemory(ctx, call.Env.Profile, id); err != nil {
+		if vault.IsNotFound(err) {
+			return tools.Errorf("%s: no memory %q in this profile; find ids with %s", DeleteName, id, SearchName), nil
+		}
+		return tools.Errorf("%s: %v", DeleteName, err), nil
+	}
+	return tools.Text("deleted memory " + id), nil
+}

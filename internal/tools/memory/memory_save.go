@@ -1,0 +1,65 @@
+package memory
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"tai/internal/tools"
+)
+
+//go:embed memory_save.md
+var saveDescription string
+
+const saveSchema = `{
+  "type": "object",
+  "properties": {
+    "text": {"type": "string", "minLength": 1, "maxLength": 4000, "description": "The note, self-contained: it will be read without this conversation."},
+    "tags": {"type": "array", "maxItems": 10, "items": {"type": "string", "pattern": "^[^\\s,]{1,40}$"}, "description": "Optional keywords, each one word without spaces or commas, e.g. [\"build\", \"tai\"]."}
+  },
+  "required": ["text"],
+  "additionalProperties": false
+}`
+
+func saveTool() *tools.Tool {
+	return &tools.Tool{
+		Name:        SaveName,
+		Group:       Group,
+		Description: strings.TrimSpace(saveDescription),
+		Schema:      json.RawMessage(saveSchema),
+		Safe:        tools.AlwaysSafe,
+		Run:         save,
+	}
+}
+
+func save(ctx context.Context, call tools.Call) (tools.Result, error) {
+	var in struct {
+		Text string   `json:"text"`
+		Tags []string `json:"tags"`
+	}
+	if err := json.Unmarshal(call.Args, &in); err != nil {
+		return tools.Errorf("%s: %v", SaveName, err), nil
+	}
+	s, err := call.Env.Vault()
+	if err != nil {
+		return tools.Errorf("%s: %v", SaveName, err), nil
+	}
+	text := strings.TrimSpace(s.Redact(in.Text))
+	if text == "" {
+		return tools.Errorf("%s: the text is blank; write the note to keep", SaveName), nil
+	}
+	var tags []string
+	for _, t := range in.Tags {
+		if t = strings.ToLower(t); !slices.Contains(tags, t) {
+			tags = append(tags, t)
+		}
+	}
+	m, err := s.SaveMemory(ctx, call.Env.Profile, text, tags)
+	if err != nil {
+		return tools.Errorf("%s: %v", SaveName, err), nil
+	}
+	return tools.Text(fmt.Sprintf("saved memory %s", m.ID)), nil
+}

@@ -1,0 +1,124 @@
+package memory
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"tai/internal/tools"
+	"tai/internal/vault"
+)
+
+//go:embed memory_search.md
+var searchDescription string
+
+// defaultLimit is how many memories a search returns unless told.
+const defaultLimit = 10
+
+const searchSchema = `{
+  "type": "object",
+  "properties": {
+    "query": {"type": "string", "minLength": 1, "maxLength": 500, "description": "Words to look for, e.g. \"build test command\"."},
+    "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": "Most memories to return. Default 10."}
+  },
+  "required": ["query"],
+  "additionalProperties": false
+}`
+
+func searchTool() *tools.Tool {
+	return &tools.Tool{
+		Name:        SearchName,
+		Group:       Group,
+		Description: strings.TrimSpace(searchDescription),
+		Schema:      json.RawMessage(searchSchema),
+		Safe:        tools.AlwaysSafe,
+		Run:         search,
+	}
+}
+
+func search(ctx context.Context, call tools.Call) (tools.Result, error) {
+	var in struct {
+		Query string `json:"query"`
+		Limit int    `json:"limit"`
+	}
+	if err := json.Unmarshal(call.Args, &in); err != nil {
+		return tools.Errorf("%s: %v", SearchName, err), nil
+	}
+	if in.Limit == 0 {
+		in.Limit = defaultLimit
+	}
+	words := Words(in.Query)
+	if len(words) == 0 {
+		return tools.Errorf("%s: the query has no words to match; give one or more words", SearchName), nil
+	}
+	s, err := call.Env.Vault()
+	if err != nil {
+		return tools.Errorf("%s: %v", SearchName, err), nil
+	}
+	all, err := s.Memories(ctx, call.Env.Profile)
+	if err != nil {
+		return tools.Errorf("%s: %v", SearchName, err), nil
+	}
+	found := Rank(all, words)
+	if len(found) == 0 {
+		return tools.Text(fmt.Sprintf("no memory matches %q (%d memories in this profile)", in.Query, len(all))), nil
+	}
+	shown := found[:min(len(found), in.Limit)]
+	head := fmt.Sprintf("%d of %d matching memories, best first:\n\n", len(shown), len(found))
+	return tools.Text(s.Redact(head + format(shown))), nil
+}
+
+// Words splits text into lower-case words: runs of letters and digits.
+// Each word appears once, in order of first appearance.
+func Words(text string) []string {
+	var out []string
+	for w := range strings.FieldsFuncSeq(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		if !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// Rank returns the memories that match at least one of words, best first.
+// A memory scores 2 for each word equal to one of its tags and 1 for each
+// other word among the words of its text and tags. Ties keep the order of
+// ms (newest first, as vault.Store.Memories returns them).
+func Rank(ms []vault.Memory, words []string) []vault.Memory {
+	type scored struct {
+		m     vault.Memory
+		score int
+	}
+	var hits []scored
+	for _, m := range ms {
+		if n := score(m, words); n > 0 {
+			hits = append(hits, scored{m, n})
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b scored) int { return b.score - a.score })
+	out := make([]vault.Memory, len(hits))
+	for i, h := range hits {
+		out[i] = h.m
+	}
+	return out
+}
+
+func score(m vault.Memory, words []string) int {
+	have := Words(m.Text + " " + strings.Join(m.Tags, " "))
+	n := 0
+	for _, w := range words {
+		switch {
+		case slices.ContainsFunc(m.Tags, func(t string) bool { return strings.EqualFold(t, w) }):
+			n += 2
+		case slices.Contains(have, w):
+			n++
+		}
+	}
+	return n
+}
