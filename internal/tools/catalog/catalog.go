@@ -7,6 +7,7 @@ import (
 	"tai/internal/tools/fs"
 	"tai/internal/tools/memory"
 	"tai/internal/tools/plan"
+	"tai/internal/tools/shell"
 )
 
 // Native returns every native tool, freshly built.
@@ -23,4 +24,5 @@ var groups = []func() []*tools.Tool{
 	fs.Tools,
 	memory.Tools,
 	plan.Tools,
+	shell.Tools,
 }

@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	"encoding/json"
+	"regexp"
 	"testing"
 
 	"tai/internal/tools"
@@ -25,4 +27,22 @@ func TestNative_NamesUniqueSchemasUsable(t *testing.T) {
 		}
 	}
 	tools.NewRegistry(Native()...)
+}
+
+var toolNameRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+
+// Served tools are public surface: names fit every MCP client, and no
+// schema lets an argument the tool would ignore pass silently.
+func TestNative_NamesAndClosedSchemas(t *testing.T) {
+	for _, tool := range Native() {
+		if !toolNameRE.MatchString(tool.Name) {
+			t.Errorf("%q: not a valid tool name", tool.Name)
+		}
+		var s struct {
+			AdditionalProperties *bool `json:"additionalProperties"`
+		}
+		if err := json.Unmarshal(tool.Schema, &s); err != nil || s.AdditionalProperties == nil || *s.AdditionalProperties {
+			t.Errorf("%s: schema must set additionalProperties: false", tool.Name)
+		}
+	}
 }

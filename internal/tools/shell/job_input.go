@@ -1,0 +1,114 @@
+package shell
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+	"time"
+
+	"tai/internal/tools"
+)
+
+// JobInputName is the job_input tool's name.
+const JobInputName = "job_input"
+
+//go:embed job_input.md
+var jobInputDescription string
+
+// inputWait bounds a write to a job that does not read its input.
+const inputWait = 10 * time.Second
+
+var jobInputSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "id": {"type": "string", "pattern": "^job[0-9]+$", "description": "The job id that shell returned."},
+    "input": {"type": "string", "maxLength": 65536, "description": "Text to write to the job's stdin, as is."},
+    "close": {"type": "boolean", "description": "Close the job's stdin after writing."}
+  },
+  "required": ["id"],
+  "additionalProperties": false
+}`)
+
+type jobInputArgs struct {
+	ID    string `json:"id"`
+	Input string `json:"input"`
+	Close bool   `json:"close"`
+}
+
+// JobInput returns the job_input tool. Input can make a program do
+// anything, so it is never safe.
+func JobInput() *tools.Tool {
+	return &tools.Tool{
+		Name:        JobInputName,
+		Description: jobInputDescription,
+		Schema:      jobInputSchema,
+		Group:       Group,
+		Consent: func(raw json.RawMessage) tools.Consent {
+			a, _ := decode[jobInputArgs](raw)
+			d := fmt.Sprintf("%q", a.Input)
+			if a.Close {
+				d += "\nthen close its input"
+			}
+			return tools.Consent{Title: "job_input: write to " + a.ID, Detail: d}
+		},
+		Run: runJobInput,
+	}
+}
+
+func runJobInput(ctx context.Context, call tools.Call) (tools.Result, error) {
+	a, err := decode[jobInputArgs](call.Args)
+	if err != nil {
+		return invalid(JobInputName, err), nil
+	}
+	t, err := jobsOf(call.Env)
+	if err != nil {
+		return tools.Errorf("job_input: %v", err), nil
+	}
+	j, err := t.get(a.ID)
+	if err != nil {
+		return tools.Errorf("job_input: %v", err), nil
+	}
+	if err := j.write(a.Input, a.Close); err != nil {
+		return tools.Errorf("job_input: %s %v", a.ID, err), nil
+	}
+	msg := fmt.Sprintf("wrote %d bytes to %s", len(a.Input), a.ID)
+	if a.Close {
+		msg += " and closed its input"
+	}
+	return tools.Text(msg), nil
+}
+
+// write sends s to the job's stdin, then closes it when asked.
+func (j *job) write(s string, close bool) error {
+	j.inMu.Lock()
+	defer j.inMu.Unlock()
+	switch {
+	case j.ended():
+		return errors.New("has ended; it takes no input")
+	case j.inputClosed:
+		return errors.New("has its input closed already")
+	}
+	in := j.proc.stdin
+	in.SetWriteDeadline(time.Now().Add(inputWait))
+	if _, err := io.WriteString(in, s); err != nil {
+		switch {
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			return fmt.Errorf("did not read its input within %s", inputWait)
+		case errors.Is(err, syscall.EPIPE):
+			return errors.New("is not reading input (it closed its stdin)")
+		case errors.Is(err, os.ErrClosed):
+			return errors.New("has ended; it takes no input")
+		}
+		return err
+	}
+	if close {
+		j.inputClosed = true
+		in.Close()
+	}
+	return nil
+}

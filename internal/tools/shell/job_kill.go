@@ -1,0 +1,61 @@
+package shell
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+
+	"tai/internal/tools"
+)
+
+// JobKillName is the job_kill tool's name.
+const JobKillName = "job_kill"
+
+//go:embed job_kill.md
+var jobKillDescription string
+
+var jobKillSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "id": {"type": "string", "pattern": "^job[0-9]+$", "description": "The job id that shell returned."}
+  },
+  "required": ["id"],
+  "additionalProperties": false
+}`)
+
+type jobKillArgs struct {
+	ID string `json:"id"`
+}
+
+// JobKill returns the job_kill tool. Stopping a process midway changes
+// what it leaves behind, so it is never safe.
+func JobKill() *tools.Tool {
+	return &tools.Tool{
+		Name:        JobKillName,
+		Description: jobKillDescription,
+		Schema:      jobKillSchema,
+		Group:       Group,
+		Consent: func(raw json.RawMessage) tools.Consent {
+			a, _ := decode[jobKillArgs](raw)
+			return tools.Consent{Title: "job_kill: stop " + a.ID, Detail: "Kills job " + a.ID + " and every process it started."}
+		},
+		Run: runJobKill,
+	}
+}
+
+func runJobKill(ctx context.Context, call tools.Call) (tools.Result, error) {
+	a, err := decode[jobKillArgs](call.Args)
+	if err != nil {
+		return invalid(JobKillName, err), nil
+	}
+	t, err := jobsOf(call.Env)
+	if err != nil {
+		return tools.Errorf("job_kill: %v", err), nil
+	}
+	j, err := t.get(a.ID)
+	if err != nil {
+		return tools.Errorf("job_kill: %v", err), nil
+	}
+	j.stop()
+	return tools.Text(j.header() + "\n" + j.takeOutput()), nil
+}

@@ -1,0 +1,125 @@
+package shell
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"tai/internal/tools"
+	"tai/internal/tools/clip"
+)
+
+// JobOutputName is the job_output tool's name.
+const JobOutputName = "job_output"
+
+//go:embed job_output.md
+var jobOutputDescription string
+
+var jobOutputSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "id": {"type": "string", "pattern": "^job[0-9]+$", "description": "The job id that shell returned. Omit to list the jobs."},
+    "wait": {"type": "integer", "minimum": 0, "maximum": 600, "description": "Seconds to wait for the job to end (or for until to appear) before answering. Default 0."},
+    "until": {"type": "string", "minLength": 1, "description": "With wait: answer as soon as the new output contains this text."}
+  },
+  "additionalProperties": false
+}`)
+
+type jobOutputArgs struct {
+	ID    string `json:"id"`
+	Wait  int    `json:"wait"`
+	Until string `json:"until"`
+}
+
+// JobOutput returns the job_output tool. It only reads, so it is safe.
+func JobOutput() *tools.Tool {
+	return &tools.Tool{
+		Name:        JobOutputName,
+		Description: jobOutputDescription,
+		Schema:      jobOutputSchema,
+		Group:       Group,
+		Safe:        tools.AlwaysSafe,
+		Run:         runJobOutput,
+	}
+}
+
+func runJobOutput(ctx context.Context, call tools.Call) (tools.Result, error) {
+	a, err := decode[jobOutputArgs](call.Args)
+	if err != nil {
+		return invalid(JobOutputName, err), nil
+	}
+	if a.Wait < 0 || a.Wait > maxTimeout {
+		return tools.Errorf("job_output: wait %d is out of range; give 0 to %d seconds", a.Wait, maxTimeout), nil
+	}
+	t, err := jobsOf(call.Env)
+	if err != nil {
+		return tools.Errorf("job_output: %v", err), nil
+	}
+	if a.ID == "" {
+		return tools.Text(listJobs(t)), nil
+	}
+	j, err := t.get(a.ID)
+	if err != nil {
+		return tools.Errorf("job_output: %v", err), nil
+	}
+	j.await(ctx, time.Duration(a.Wait)*time.Second, a.Until)
+	return tools.Text(j.header() + "\n" + j.takeOutput()), nil
+}
+
+func listJobs(t *jobTable) string {
+	jobs := t.list()
+	if len(jobs) == 0 {
+		return "no jobs"
+	}
+	var b strings.Builder
+	for _, j := range jobs {
+		b.WriteString(j.header() + "\n")
+	}
+	return b.String()
+}
+
+// await returns once the job has ended, until appears in its unshown
+// output, wait has passed, or ctx ends.
+func (j *job) await(ctx context.Context, wait time.Duration, until string) {
+	if wait <= 0 {
+		return
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for {
+		j.mu.Lock()
+		from := j.shown
+		j.mu.Unlock()
+		out, _, _, changed := j.log.since(from)
+		if j.ended() || until != "" && bytes.Contains(out, []byte(until)) {
+			return
+		}
+		select {
+		case <-changed:
+		case <-j.done:
+		case <-timer.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// takeOutput returns the output not shown before, at most jobShow bytes of
+// it, and marks it shown.
+func (j *job) takeOutput() string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	out, lost, end, _ := j.log.since(j.shown)
+	j.shown = end
+	if len(out) == 0 && lost == 0 {
+		return "[no new output]"
+	}
+	b := clip.New(0, jobShow)
+	b.Skipped(lost)
+	b.Write(out)
+	return b.String()
+}

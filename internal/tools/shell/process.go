@@ -1,0 +1,120 @@
+package shell
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"syscall"
+	"time"
+
+	"tai/internal/secretenv"
+)
+
+// straggleGrace bounds how long output is still read after the shell exits
+// and its process group is killed: a process that left the group (setsid,
+// nohup …) may hold the output pipe open forever.
+const straggleGrace = 2 * time.Second
+
+// process is a command line run by /bin/sh -c in a process group of its
+// own, with stdout and stderr joined on one pipe. tai's secret environment
+// variables are not passed on.
+type process struct {
+	cmd    *exec.Cmd
+	out    *os.File      // read end of the output pipe
+	stdin  *os.File      // write end of the input pipe; nil unless asked for
+	exited chan struct{} // closed once the shell has exited and been reaped
+}
+
+// startProcess starts line in dir. With input, the process reads a pipe
+// (see process.stdin); otherwise it reads /dev/null.
+func startProcess(dir, line string, input bool) (*process, error) {
+	if dir != "" {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("working directory %s is not a directory", dir)
+		}
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command("/bin/sh", "-c", line)
+	cmd.Dir = dir
+	cmd.Env = secretenv.Filter(os.Environ())
+	cmd.Stdout, cmd.Stderr = w, w
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var inR, inW *os.File
+	if input {
+		if inR, inW, err = os.Pipe(); err != nil {
+			r.Close()
+			w.Close()
+			return nil, err
+		}
+		cmd.Stdin = inR
+	}
+	err = cmd.Start()
+	if err != nil {
+		err = fmt.Errorf("cannot start /bin/sh: %w", err)
+	}
+	w.Close()
+	if inR != nil {
+		inR.Close()
+	}
+	if err != nil {
+		r.Close()
+		if inW != nil {
+			inW.Close()
+		}
+		return nil, err
+	}
+	p := &process{cmd: cmd, out: r, stdin: inW, exited: make(chan struct{})}
+	go func() {
+		cmd.Wait() // the exit status is read from cmd.ProcessState
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+// kill sends SIGKILL to the whole process group.
+func (p *process) kill() {
+	syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+}
+
+// pump copies the output to sink until the pipe is drained. Call finish
+// once the shell has exited to end it.
+func (p *process) pump(sink func([]byte)) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := p.out.Read(buf)
+		if n > 0 {
+			sink(buf[:n])
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// finish kills what the shell left running in its group and gives the
+// output pipe straggleGrace to drain.
+func (p *process) finish() {
+	p.kill()
+	p.out.SetReadDeadline(time.Now().Add(straggleGrace))
+}
+
+// close releases the pipes.
+func (p *process) close() {
+	p.out.Close()
+	if p.stdin != nil {
+		p.stdin.Close()
+	}
+}
+
+// status describes how the shell ended.
+func (p *process) status() string {
+	st := p.cmd.ProcessState
+	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return "terminated by signal: " + ws.Signal().String()
+	}
+	return "exit code " + strconv.Itoa(st.ExitCode())
+}

@@ -1,0 +1,178 @@
+package shell
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"tai/internal/tools"
+	"tai/internal/tools/clip"
+)
+
+// ShellName is the shell tool's name.
+const ShellName = "shell"
+
+//go:embed shell.md
+var shellDescription string
+
+// Output limits of a shell call. The progress stream is capped too, since a
+// host may buffer it (served chat, subagents).
+const (
+	defaultTimeout = 120
+	maxTimeout     = 600
+	headCap        = 10 << 10
+	tailCap        = 20 << 10
+	progressCap    = 1 << 20
+)
+
+var shellSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "command": {"type": "string", "minLength": 1, "description": "The command line, run by /bin/sh -c."},
+    "timeout": {"type": "integer", "minimum": 1, "maximum": 600, "description": "Seconds until the command and everything it started are killed. Default 120; background jobs have no limit unless this is given."},
+    "background": {"type": "boolean", "description": "Start the command as a job and answer at once with its id."}
+  },
+  "required": ["command"],
+  "additionalProperties": false
+}`)
+
+type shellArgs struct {
+	Command    string `json:"command"`
+	Timeout    int    `json:"timeout"`
+	Background bool   `json:"background"`
+}
+
+// Shell returns the shell tool. A call is safe only when it runs in the
+// foreground and every part of its command line is read-only (see
+// [ReadOnly]).
+func Shell() *tools.Tool {
+	return &tools.Tool{
+		Name:        ShellName,
+		Description: shellDescription,
+		Schema:      shellSchema,
+		Group:       Group,
+		Safe: func(raw json.RawMessage) bool {
+			a, err := decode[shellArgs](raw)
+			return err == nil && !a.Background && ReadOnly(a.Command) == nil
+		},
+		Consent: shellConsent,
+		Run:     runShell,
+	}
+}
+
+func shellConsent(raw json.RawMessage) tools.Consent {
+	a, _ := decode[shellArgs](raw)
+	var d strings.Builder
+	d.WriteString(a.Command)
+	if a.Background {
+		d.WriteString("\n\nStarts a background job.")
+	}
+	if err := ReadOnly(a.Command); err != nil {
+		fmt.Fprintf(&d, "\nNot read-only: %v.", err)
+	}
+	return tools.Consent{Title: "shell: " + oneLine(a.Command, 80), Detail: d.String()}
+}
+
+func runShell(ctx context.Context, call tools.Call) (tools.Result, error) {
+	a, err := decode[shellArgs](call.Args)
+	if err != nil {
+		return invalid(ShellName, err), nil
+	}
+	if strings.TrimSpace(a.Command) == "" {
+		return tools.Errorf("shell: command is empty"), nil
+	}
+	if a.Timeout < 0 || a.Timeout > maxTimeout {
+		return tools.Errorf("shell: timeout %d is out of range; give 1 to %d seconds", a.Timeout, maxTimeout), nil
+	}
+	env := call.Env
+	if env == nil {
+		env = &tools.Env{}
+	}
+	if a.Background {
+		return startJob(env, a)
+	}
+	timeout := a.Timeout
+	if timeout == 0 {
+		timeout = defaultTimeout
+	}
+	return runForeground(ctx, env, a.Command, timeout), nil
+}
+
+// runForeground runs line to completion, or kills its process group at the
+// timeout or when ctx ends.
+func runForeground(ctx context.Context, env *tools.Env, line string, timeout int) tools.Result {
+	p, err := startProcess(env.Dir, line, false)
+	if err != nil {
+		return tools.Errorf("shell: %v", err)
+	}
+	defer p.close()
+	out := clip.New(headCap, tailCap)
+	var progress io.Writer
+	if env.Progress != nil {
+		progress = &limitWriter{w: clip.CleanWriter(env.Progress), n: progressCap}
+	}
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		p.pump(func(b []byte) {
+			out.Write(b)
+			if progress != nil {
+				progress.Write(b)
+			}
+		})
+	}()
+
+	timer := time.NewTimer(time.Duration(timeout) * time.Second)
+	defer timer.Stop()
+	stopped := ""
+	select {
+	case <-p.exited:
+	case <-timer.C:
+		stopped = "timed out after " + seconds(timeout)
+	case <-ctx.Done():
+		stopped = "cancelled"
+	}
+	if stopped != "" {
+		p.kill()
+		<-p.exited
+	}
+	p.finish()
+	<-drained
+
+	text := out.String()
+	if out.Total() == 0 {
+		text = "(no output)\n"
+	} else if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	if stopped != "" {
+		return tools.Errorf("%s[%s: the command and its process group were killed]", text, stopped)
+	}
+	return tools.Text(text + "[" + p.status() + "]")
+}
+
+// limitWriter passes on the first n bytes, then one notice, then nothing.
+// Write errors are ignored: a broken progress display must not stop the
+// command or its capture.
+type limitWriter struct {
+	w      io.Writer
+	n      int
+	notice bool
+}
+
+func (l *limitWriter) Write(p []byte) (int, error) {
+	k := min(len(p), l.n)
+	if k > 0 {
+		l.w.Write(p[:k])
+		l.n -= k
+	}
+	if k < len(p) && !l.notice {
+		l.notice = true
+		io.WriteString(l.w, "\n[tai: live output stops here; the result keeps the head and tail]\n")
+	}
+	return len(p), nil
+}
