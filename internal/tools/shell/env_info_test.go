@@ -39,7 +39,7 @@ func TestEnvInfo_DescribesTheMachine(t *testing.T) {
 
 func TestEnvInfo_RejectsArguments(t *testing.T) {
 	res := call(t, EnvInfo(), &tools.Env{}, `{"verbose": true}`)
-	if !res.IsError || !strings.Contains(res.Text, `unknown field "verbose"`) {
+	if !res.IsError || !strings.Contains(res.Text, `unknown argument "verbose"`) {
 		t.Fatalf("got %+v", res)
 	}
 }

@@ -18,9 +18,7 @@ func TestShell_TimeoutKillsTheProcessGroup(t *testing.T) {
 	}
 	p := pids(t, res.Text)
 	assertKilled(t, p[1])
-	if live := liveInGroup(p[0]); len(live) > 0 {
-		t.Errorf("processes %v of group %d outlived the timeout", live, p[0])
-	}
+	assertGroupKilled(t, p[0])
 }
 
 func TestShell_CancelKillsTheProcessGroup(t *testing.T) {
@@ -37,9 +35,7 @@ func TestShell_CancelKillsTheProcessGroup(t *testing.T) {
 	}
 	p := pids(t, res.Text)
 	assertKilled(t, p[1])
-	if live := liveInGroup(p[0]); len(live) > 0 {
-		t.Errorf("processes %v of group %d outlived the cancel", live, p[0])
-	}
+	assertGroupKilled(t, p[0])
 }
 
 // Processes a finished command leaves behind are killed, so they cannot

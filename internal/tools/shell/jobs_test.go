@@ -96,9 +96,7 @@ func TestJobs_KillStopsTheProcessGroup(t *testing.T) {
 		t.Fatalf("job_kill: %+v", res)
 	}
 	assertKilled(t, child)
-	if live := liveInGroup(pid); len(live) > 0 {
-		t.Errorf("processes %v of job group %d outlived job_kill", live, pid)
-	}
+	assertGroupKilled(t, pid)
 	res = jobCall(t, JobKill(), env, `{"id": %q}`, id)
 	if res.IsError || !strings.Contains(res.Text, "ended (killed by job_kill)") {
 		t.Fatalf("second job_kill: %+v", res)
@@ -112,9 +110,7 @@ func TestJobs_TimeoutKillsAJob(t *testing.T) {
 	if !strings.Contains(res.Text, id+" ended (killed: timed out after 1s)") {
 		t.Fatalf("got %q", res.Text)
 	}
-	if live := liveInGroup(pid); len(live) > 0 {
-		t.Errorf("processes %v outlived the timeout", live)
-	}
+	assertGroupKilled(t, pid)
 }
 
 func TestJobs_RunningLimit(t *testing.T) {
@@ -178,10 +174,12 @@ func TestJobs_BadInputs(t *testing.T) {
 		{JobOutput(), env, `{"id": "job99"}`, "no job job99; call job_output without an id"},
 		{JobKill(), env, `{"id": "job99"}`, "no job job99"},
 		{JobInput(), env, `{"id": "job99", "input": "x"}`, "no job job99"},
-		{JobOutput(), env, `{"id": "job1", "wait": 601}`, "wait 601 is out of range"},
+		{JobOutput(), env, `{"id": "job1", "wait": 601}`, `argument "wait": must be at most 600`},
+		{JobOutput(), env, `{"id": "1; rm x"}`, `argument "id"`},
 		{JobOutput(), &tools.Env{}, `{}`, "keeps no job state"},
 		{Shell(), &tools.Env{}, `{"command": "ls", "background": true}`, "keeps no job state; run the command without background"},
-		{JobKill(), env, `{"id": 1}`, "invalid arguments"},
+		{JobKill(), env, `{"id": 1}`, `argument "id": expected string`},
+		{JobInput(), env, `{"input": "x"}`, `"id"`},
 	} {
 		res := call(t, tt.tool, tt.env, tt.args)
 		if !res.IsError || !strings.Contains(res.Text, tt.want) {
@@ -199,9 +197,7 @@ func TestStopJobs_KillsEveryRunningJob(t *testing.T) {
 	}
 	StopJobs(env.State)
 	for _, g := range groups {
-		if live := liveInGroup(g); len(live) > 0 {
-			t.Errorf("group %d still has %v", g, live)
-		}
+		assertGroupKilled(t, g)
 	}
 	StopJobs(&tools.State{}) // a host that never started a job
 }

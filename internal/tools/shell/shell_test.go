@@ -21,7 +21,7 @@ func call(t *testing.T, tool *tools.Tool, env *tools.Env, args string) tools.Res
 
 func callCtx(t *testing.T, ctx context.Context, tool *tools.Tool, env *tools.Env, args string) tools.Result {
 	t.Helper()
-	res, err := tool.Run(ctx, tools.Call{Args: json.RawMessage(args), Env: env})
+	res, err := tools.Invoke(ctx, tool, tools.Call{Args: json.RawMessage(args), Env: env})
 	if err != nil {
 		t.Fatalf("%s(%s): error %v", tool.Name, args, err)
 	}
@@ -114,16 +114,32 @@ func TestShell_FloodIsCapped(t *testing.T) {
 
 func TestShell_BadArguments(t *testing.T) {
 	for _, tt := range []struct{ args, want string }{
-		{`{"command": 5}`, "invalid arguments"},
-		{`{"command": "ls", "cwd": "/"}`, `unknown field "cwd"`},
-		{`{"command": "  "}`, "command is empty"},
-		{`{"command": "ls", "timeout": 601}`, "timeout 601 is out of range"},
-		{`{"command": "ls", "timeout": -1}`, "out of range"},
-		{`not json`, "invalid arguments"},
+		{`{"command": 5}`, `shell: argument "command": expected string, got number`},
+		{`{"command": "ls", "cwd": "/"}`, `shell: unknown argument "cwd"`},
+		{`{"command": ""}`, `argument "command"`},
+		{`{"command": "  "}`, "shell: command is empty"},
+		{`{"command": "ls", "timeout": 601}`, `argument "timeout": must be at most 600`},
+		{`{"command": "ls", "timeout": 0}`, `argument "timeout": must be at least 1`},
+		{`{}`, `"command"`},
+		{`not json`, "not valid JSON"},
 	} {
 		res := call(t, Shell(), &tools.Env{}, tt.args)
 		if !res.IsError || !strings.Contains(res.Text, tt.want) {
 			t.Errorf("%s: got %+v, want an error containing %q", tt.args, res, tt.want)
+		}
+	}
+}
+
+// Run checks its arguments itself too, for hosts that call it directly.
+func TestShell_RunWithoutInvokeRejectsBadArguments(t *testing.T) {
+	for _, tt := range []struct{ args, want string }{
+		{`{"command": 5}`, "shell: invalid arguments"},
+		{`{"command": "ls", "timeout": 601}`, "timeout 601 is out of range; give 1 to 600 seconds"},
+		{`{"command": "ls", "bogus": 1}`, `unknown field "bogus"`},
+	} {
+		res, err := Shell().Run(context.Background(), tools.Call{Args: json.RawMessage(tt.args)})
+		if err != nil || !res.IsError || !strings.Contains(res.Text, tt.want) {
+			t.Errorf("%s: got %+v, %v; want an error containing %q", tt.args, res, err, tt.want)
 		}
 	}
 }

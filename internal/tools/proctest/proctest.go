@@ -1,0 +1,104 @@
+//go:build linux
+
+// Package proctest helps tests prove that processes a tool started were
+// killed: the test process becomes a child subreaper, so orphaned
+// grandchildren are reparented to it and can be waited for exactly.
+package proctest
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const prSetChildSubreaper = 36
+
+// Subreap makes the test process a child subreaper. Call it from TestMain
+// before m.Run.
+func Subreap() error {
+	if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); errno != 0 {
+		return fmt.Errorf("prctl(PR_SET_CHILD_SUBREAPER): %w", errno)
+	}
+	return nil
+}
+
+// Reap waits for pid, an orphan the test process adopted (or its own
+// child), and returns how it ended. The minute guards against hanging on a
+// failure; it is not a timing assertion.
+func Reap(t *testing.T, pid int) syscall.WaitStatus {
+	t.Helper()
+	ch := make(chan syscall.WaitStatus, 1)
+	go func() {
+		var ws syscall.WaitStatus
+		for {
+			if _, err := syscall.Wait4(pid, &ws, 0, nil); err != syscall.EINTR {
+				break
+			}
+		}
+		ch <- ws
+	}()
+	select {
+	case ws := <-ch:
+		return ws
+	case <-time.After(time.Minute):
+		t.Fatalf("process %d still running a minute after it should have been killed", pid)
+		return 0
+	}
+}
+
+// AssertKilled checks that pid was ended by SIGKILL.
+func AssertKilled(t *testing.T, pid int) {
+	t.Helper()
+	if ws := Reap(t, pid); !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		t.Errorf("process %d: wait status %v, want killed by SIGKILL", pid, ws)
+	}
+}
+
+// AssertGroupKilled checks that no process of group pgid is still running.
+// Members the test process adopted are reaped and must have died of
+// SIGKILL; any other member must be a zombie or already exiting.
+func AssertGroupKilled(t *testing.T, pgid int) {
+	t.Helper()
+	for _, p := range members(pgid) {
+		switch {
+		case p.ppid == os.Getpid():
+			AssertKilled(t, p.pid)
+		case p.state != "Z" && p.state != "X" && p.exitCode == "0":
+			t.Errorf("process %d of group %d is still running (parent %d)", p.pid, pgid, p.ppid)
+		}
+	}
+}
+
+type member struct {
+	pid, ppid int
+	state     string
+	exitCode  string // the last /proc stat field: non-zero once exit began
+}
+
+// members lists the processes of group pgid, zombies included.
+func members(pgid int) []member {
+	ents, _ := os.ReadDir("/proc")
+	var out []member
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]) // state ppid pgrp …
+		if len(f) < 3 || f[2] != strconv.Itoa(pgid) {
+			continue
+		}
+		ppid, _ := strconv.Atoi(f[1])
+		out = append(out, member{pid: pid, ppid: ppid, state: f[0], exitCode: f[len(f)-1]})
+	}
+	return out
+}
