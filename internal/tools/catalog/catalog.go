@@ -5,6 +5,7 @@ package catalog
 import (
 	"tai/internal/tools"
 	"tai/internal/tools/fs"
+	"tai/internal/tools/git"
 	"tai/internal/tools/memory"
 	"tai/internal/tools/plan"
 	"tai/internal/tools/shell"
@@ -25,4 +26,5 @@ var groups = []func() []*tools.Tool{
 	memory.Tools,
 	plan.Tools,
 	shell.Tools,
+	git.Tools,
 }

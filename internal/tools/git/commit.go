@@ -1,0 +1,104 @@
+package git
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"strings"
+
+	"tai/internal/tools"
+)
+
+// CommitName is the git_commit tool's name.
+const CommitName = "git_commit"
+
+//go:embed commit.md
+var commitDescription string
+
+var commitSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "message": {"type": "string", "minLength": 1, "description": "The commit message: a subject line, optionally a blank line and a body."},
+    "paths": {"type": "array", "items": {"type": "string", "minLength": 1}, "maxItems": 200, "description": "Paths to stage before committing."},
+    "all": {"type": "boolean", "description": "Stage every change to tracked files before committing (like commit -a)."}
+  },
+  "required": ["message"],
+  "additionalProperties": false
+}`)
+
+type commitArgs struct {
+	Message string   `json:"message"`
+	Paths   []string `json:"paths"`
+	All     bool     `json:"all"`
+}
+
+// Commit returns the git_commit tool. It changes the repository, so it is
+// never safe; the approval screen shows what would be committed.
+func Commit() *tools.Tool {
+	return &tools.Tool{
+		Name:        CommitName,
+		Description: commitDescription,
+		Schema:      commitSchema,
+		Group:       Group,
+		ConsentIn:   commitConsent,
+		Run:         runCommit,
+	}
+}
+
+// commitConsent shows the message and what the commit would hold: what is
+// staged already and what this call would stage.
+func commitConsent(call tools.Call) tools.Consent {
+	a, _ := decode[commitArgs](call.Args)
+	subject, _, _ := strings.Cut(strings.TrimSpace(a.Message), "\n")
+	c := tools.Consent{Title: "git commit: " + subject}
+	var d strings.Builder
+	d.WriteString("Message:\n" + indent(a.Message) + "\n")
+	ctx := context.Background()
+	section := func(title string, args ...string) {
+		out, err := run(ctx, call.Env, readTimeout, "", args...)
+		switch {
+		case err != nil:
+			d.WriteString("\n" + title + " (unknown: " + err.Error() + ")\n")
+		case strings.TrimSpace(out) != "":
+			d.WriteString("\n" + title + ":\n" + indent(out))
+		}
+	}
+	section("Staged already", "diff", "--cached", "--stat")
+	if len(a.Paths) > 0 && checkPaths(a.Paths) == nil {
+		section("Stages these paths", withPaths([]string{"status", "--short", "--untracked-files=all"}, a.Paths)...)
+	}
+	if a.All {
+		section("Stages every change to tracked files", "diff", "--stat")
+	}
+	c.Detail = d.String()
+	return c
+}
+
+func indent(s string) string {
+	s = strings.TrimRight(s, "\n")
+	return "  " + strings.ReplaceAll(s, "\n", "\n  ") + "\n"
+}
+
+func runCommit(ctx context.Context, call tools.Call) (tools.Result, error) {
+	a, err := decode[commitArgs](call.Args)
+	if err == nil {
+		err = checkPaths(a.Paths)
+	}
+	if err != nil {
+		return tools.Errorf("%s: %v", CommitName, err), nil
+	}
+	if strings.TrimSpace(a.Message) == "" {
+		return tools.Errorf("%s: the message is empty", CommitName), nil
+	}
+	if len(a.Paths) > 0 {
+		if _, err := run(ctx, call.Env, readTimeout, "", withPaths([]string{"add"}, a.Paths)...); err != nil {
+			return tools.Errorf("%s: staging: %v", CommitName, err), nil
+		}
+	}
+	args := []string{"commit", "--file=-"}
+	if a.All {
+		args = append(args, "--all")
+	}
+	out, err := run(ctx, call.Env, commitTimeout, a.Message, args...)
+	return result(CommitName, out, err, "committed"), nil
+}

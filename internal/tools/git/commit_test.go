@@ -1,0 +1,106 @@
+package git
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"tai/internal/tools"
+	"tai/internal/tools/proctest"
+)
+
+func TestCommit_StagesPathsAndCommits(t *testing.T) {
+	env := repo(t)
+	write(t, env.Dir, "b.txt", "new\n")
+	res := call(t, Commit(), env, `{"message": "-m looks like a flag\n\nbody line", "paths": ["b.txt"]}`)
+	wantText(t, res, "[main ", "] -m looks like a flag\n", "1 file changed")
+	if got := gitT(t, env.Dir, "log", "-1", "--format=%B"); got != "-m looks like a flag\n\nbody line\n\n" {
+		t.Fatalf("message recorded as %q", got)
+	}
+	if got := gitT(t, env.Dir, "show", "--name-only", "--format=", "HEAD"); got != "b.txt\n" {
+		t.Fatalf("committed files %q", got)
+	}
+}
+
+func TestCommit_All(t *testing.T) {
+	env := repo(t)
+	write(t, env.Dir, "a.txt", "changed\n")
+	write(t, env.Dir, "untracked.txt", "x\n")
+	wantText(t, call(t, Commit(), env, `{"message": "update a", "all": true}`), "update a")
+	if st := gitT(t, env.Dir, "status", "--short"); st != "?? untracked.txt\n" {
+		t.Fatalf("after commit -a: %q", st)
+	}
+}
+
+func TestCommit_BadInputs(t *testing.T) {
+	env := repo(t)
+	wantError(t, call(t, Commit(), env, `{"message": "nothing"}`), "git_commit: On branch main\nnothing to commit, working tree clean")
+	wantError(t, call(t, Commit(), env, `{"message": "x", "paths": ["missing.txt"]}`), "git_commit: staging: pathspec 'missing.txt' did not match any files")
+	wantError(t, call(t, Commit(), env, `{"message": ""}`), `argument "message"`)
+	wantError(t, call(t, Commit(), env, `{"message": "  \n"}`), "the message is empty")
+	wantError(t, call(t, Commit(), env, `{"paths": ["a.txt"]}`), `"message"`)
+}
+
+func TestCommit_ConsentShowsWhatWillBeCommitted(t *testing.T) {
+	env := repo(t)
+	write(t, env.Dir, "a.txt", "changed\n")
+	write(t, env.Dir, "staged.txt", "s\n")
+	gitT(t, env.Dir, "add", "staged.txt")
+	write(t, env.Dir, "new.txt", "n\n")
+	c := Commit().ConsentFor(tools.Call{
+		Args: json.RawMessage(`{"message": "Add things\n\nWith a body.", "paths": ["new.txt"], "all": true}`),
+		Env:  env,
+	})
+	if c.Title != "git commit: Add things" {
+		t.Errorf("title %q", c.Title)
+	}
+	for _, want := range []string{
+		"Message:\n  Add things\n  \n  With a body.\n",
+		"Staged already:\n   staged.txt | 1 +",
+		"Stages these paths:\n  ?? new.txt",
+		"Stages every change to tracked files:\n   a.txt | 2 +-",
+	} {
+		if !strings.Contains(c.Detail, want) {
+			t.Errorf("consent lacks %q:\n%s", want, c.Detail)
+		}
+	}
+	if Commit().IsSafe(json.RawMessage(`{"message": "x"}`)) {
+		t.Error("git_commit must never be safe")
+	}
+}
+
+// Cancelling a commit kills git and the hook it is running.
+func TestCommit_CancelKillsTheHook(t *testing.T) {
+	env := repo(t)
+	fifo := filepath.Join(t.TempDir(), "started")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hook := "#!/bin/sh\nsleep 1000 &\necho $! > " + fifo + "\nwait\n"
+	if err := os.WriteFile(filepath.Join(env.Dir, ".git", "hooks", "pre-commit"), []byte(hook), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, env.Dir, "b.txt", "x\n")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan tools.Result)
+	go func() {
+		res, _ := tools.Invoke(ctx, Commit(), tools.Call{Args: json.RawMessage(`{"message": "m", "paths": ["b.txt"]}`), Env: env})
+		done <- res
+	}()
+	started, err := os.ReadFile(fifo) // blocks until the hook runs
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	wantError(t, <-done, "git_commit: git commit was cancelled")
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(started)))
+	proctest.AssertKilled(t, pid)
+	if log := gitT(t, env.Dir, "log", "--format=%s"); log != "first\n" {
+		t.Fatalf("a cancelled commit was recorded: %q", log)
+	}
+}

@@ -1,0 +1,164 @@
+// Package git holds the git tools: the machine's git run with fixed
+// argument shapes, no shell, and every revision, branch name and path
+// checked so that none can become an option.
+package git
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+
+	"tai/internal/secretenv"
+	"tai/internal/tools"
+	"tai/internal/tools/clip"
+)
+
+// Group is the catalogue group of every tool in this package.
+const Group = "git"
+
+// Tools returns the group's tools.
+func Tools() []*tools.Tool {
+	return []*tools.Tool{Status(), Diff(), Log(), Show(), Commit(), Branch()}
+}
+
+// Limits of one git command. Commits run hooks, which may take a while.
+const (
+	readTimeout   = 60 * time.Second
+	commitTimeout = 10 * time.Minute
+	outHead       = 48 << 10
+	outTail       = 8 << 10
+)
+
+// base arguments of every run: no pager, paths unquoted, no colour.
+var base = []string{"--no-pager", "-c", "core.quotepath=off", "-c", "color.ui=never"}
+
+// run runs git with args in the call's directory, stdin as its input, and
+// returns its stdout (capped, printable). A failure is an error holding
+// git's own message.
+func run(ctx context.Context, env *tools.Env, timeout time.Duration, stdin string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", append(append([]string{}, base...), args...)...)
+	if env != nil {
+		cmd.Dir = env.Dir
+	}
+	cmd.Env = append(secretenv.Filter(os.Environ()),
+		"GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "GIT_EDITOR=true", "GIT_OPTIONAL_LOCKS=0")
+	cmd.Stdin = strings.NewReader(stdin)
+	out, errOut := clip.New(outHead, outTail), clip.New(4<<10, 4<<10)
+	cmd.Stdout, cmd.Stderr = out, errOut
+	// Hooks and credential helpers are children of git: end them together.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 2 * time.Second
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return out.String(), nil
+	case errors.Is(err, exec.ErrNotFound):
+		return "", errors.New("git is not installed (not found on PATH)")
+	case ctx.Err() == context.DeadlineExceeded:
+		return "", fmt.Errorf("git %s timed out after %s and was killed", args[0], timeout)
+	case ctx.Err() != nil:
+		return "", fmt.Errorf("git %s was cancelled", args[0])
+	case errors.As(err, &exit):
+		msg := errOut.String()
+		if strings.TrimSpace(msg) == "" {
+			msg = out.String()
+		}
+		if strings.Contains(strings.ToLower(msg), "not a git repository") {
+			return "", fmt.Errorf("not a git repository: %s (nor any parent directory)", where(cmd.Dir))
+		}
+		return "", errors.New(gitMessage(msg))
+	}
+	return "", err
+}
+
+// where names dir for messages; empty is tai's own working directory.
+func where(dir string) string {
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	return dir
+}
+
+// gitMessage trims git's "fatal: " and "error: " prefixes and blank lines.
+func gitMessage(s string) string {
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(s), "\n") {
+		l = strings.TrimPrefix(strings.TrimPrefix(l, "fatal: "), "error: ")
+		if strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return "git failed without a message"
+	}
+	return strings.Join(lines, "\n")
+}
+
+// decode reads a call's arguments strictly: unknown fields are an error.
+func decode[T any](raw json.RawMessage) (T, error) {
+	var v T
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return v, nil
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.DisallowUnknownFields()
+	err := d.Decode(&v)
+	return v, err
+}
+
+// checkRev refuses a revision git could read as an option or that holds
+// whitespace; git itself judges the rest.
+func checkRev(what, rev string) error {
+	switch {
+	case strings.HasPrefix(rev, "-"):
+		return fmt.Errorf("%s %q starts with '-'; give a revision such as HEAD~1, a branch or a commit id", what, rev)
+	case strings.IndexFunc(rev, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0:
+		return fmt.Errorf("%s %q contains whitespace or control characters", what, rev)
+	}
+	return nil
+}
+
+// checkPaths refuses empty paths and NUL bytes. Paths always follow "--",
+// so one starting with '-' is a path, never an option.
+func checkPaths(paths []string) error {
+	for _, p := range paths {
+		if p == "" || strings.IndexByte(p, 0) >= 0 {
+			return fmt.Errorf("path %q is empty or holds a NUL byte", p)
+		}
+	}
+	return nil
+}
+
+// withPaths appends "--" and paths to args.
+func withPaths(args []string, paths []string) []string {
+	return append(append(args, "--"), paths...)
+}
+
+// result turns a run into a tool result for tool, with empty standing for
+// no output.
+func result(tool, out string, err error, empty string) tools.Result {
+	if err != nil {
+		return tools.Errorf("%s: %v", tool, err)
+	}
+	if strings.TrimSpace(out) == "" {
+		return tools.Text(empty)
+	}
+	return tools.Text(out)
+}
+
+// Schema fragments shared by the tools.
+const (
+	pathsSchema = `{"type": "array", "items": {"type": "string", "minLength": 1}, "maxItems": 200, "description": "Limit to these paths (relative to the working directory; git pathspecs such as '*.go' work)."}`
+	revPattern  = `"pattern": "^[^-\\s]\\S*$"`
+)

@@ -1,0 +1,69 @@
+package git
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"strconv"
+
+	"tai/internal/tools"
+)
+
+// LogName is the git_log tool's name.
+const LogName = "git_log"
+
+//go:embed log.md
+var logDescription string
+
+const defaultLimit = 20
+
+var logSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "rev": {"type": "string", ` + revPattern + `, "description": "Revision to start from, or a range such as main..HEAD. Default HEAD."},
+    "paths": ` + pathsSchema + `,
+    "limit": {"type": "integer", "minimum": 1, "maximum": 500, "description": "Most commits to list. Default 20."}
+  },
+  "additionalProperties": false
+}`)
+
+type logArgs struct {
+	Rev   string   `json:"rev"`
+	Paths []string `json:"paths"`
+	Limit int      `json:"limit"`
+}
+
+// Log returns the git_log tool. It only reads, so it is safe.
+func Log() *tools.Tool {
+	return &tools.Tool{
+		Name:        LogName,
+		Description: logDescription,
+		Schema:      logSchema,
+		Group:       Group,
+		Safe:        tools.AlwaysSafe,
+		Run:         runLog,
+	}
+}
+
+func runLog(ctx context.Context, call tools.Call) (tools.Result, error) {
+	a, err := decode[logArgs](call.Args)
+	if err == nil {
+		err = checkRev("rev", a.Rev)
+	}
+	if err == nil {
+		err = checkPaths(a.Paths)
+	}
+	if err != nil {
+		return tools.Errorf("%s: %v", LogName, err), nil
+	}
+	limit := a.Limit
+	if limit <= 0 || limit > 500 {
+		limit = defaultLimit
+	}
+	args := []string{"log", "--max-count=" + strconv.Itoa(limit), "--date=short", "--format=%h %ad %an: %s%d", "--end-of-options"}
+	if a.Rev != "" {
+		args = append(args, a.Rev)
+	}
+	out, err := run(ctx, call.Env, readTimeout, "", withPaths(args, a.Paths)...)
+	return result(LogName, out, err, "(no commits)"), nil
+}

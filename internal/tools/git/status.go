@@ -1,0 +1,53 @@
+package git
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"strings"
+
+	"tai/internal/tools"
+)
+
+// StatusName is the git_status tool's name.
+const StatusName = "git_status"
+
+//go:embed status.md
+var statusDescription string
+
+var statusSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {"paths": ` + pathsSchema + `},
+  "additionalProperties": false
+}`)
+
+type statusArgs struct {
+	Paths []string `json:"paths"`
+}
+
+// Status returns the git_status tool. It only reads, so it is safe.
+func Status() *tools.Tool {
+	return &tools.Tool{
+		Name:        StatusName,
+		Description: statusDescription,
+		Schema:      statusSchema,
+		Group:       Group,
+		Safe:        tools.AlwaysSafe,
+		Run:         runStatus,
+	}
+}
+
+func runStatus(ctx context.Context, call tools.Call) (tools.Result, error) {
+	a, err := decode[statusArgs](call.Args)
+	if err == nil {
+		err = checkPaths(a.Paths)
+	}
+	if err != nil {
+		return tools.Errorf("%s: %v", StatusName, err), nil
+	}
+	out, err := run(ctx, call.Env, readTimeout, "", withPaths([]string{"status", "--short", "--branch"}, a.Paths)...)
+	if err == nil && !strings.Contains(strings.TrimSpace(out), "\n") {
+		out = strings.TrimRight(out, "\n") + "\nnothing to commit, working tree clean\n"
+	}
+	return result(StatusName, out, err, ""), nil
+}
