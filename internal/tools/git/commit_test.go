@@ -81,7 +81,9 @@ func TestCommit_CancelKillsTheHook(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	hook := "#!/bin/sh\nsleep 1000 &\necho $! > " + fifo + "\nwait\n"
+	// The hook becomes the sleep, a direct child of git, adopted by the test
+	// as soon as git is killed.
+	hook := "#!/bin/sh\necho $$ > " + fifo + "\nexec sleep 1000\n"
 	if err := os.WriteFile(filepath.Join(env.Dir, ".git", "hooks", "pre-commit"), []byte(hook), 0o755); err != nil {
 		t.Fatal(err)
 	}

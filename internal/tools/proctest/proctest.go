@@ -27,23 +27,32 @@ func Subreap() error {
 }
 
 // Reap waits for pid, an orphan the test process adopted (or its own
-// child), and returns how it ended. The minute guards against hanging on a
+// child), and returns how it ended. The process must be adopted already:
+// its parent must have been reaped, as a tool's direct child is once the
+// tool returns. The minute guards against hanging on a
 // failure; it is not a timing assertion.
 func Reap(t *testing.T, pid int) syscall.WaitStatus {
 	t.Helper()
-	ch := make(chan syscall.WaitStatus, 1)
+	type waited struct {
+		ws  syscall.WaitStatus
+		err error
+	}
+	ch := make(chan waited, 1)
 	go func() {
-		var ws syscall.WaitStatus
+		var w waited
 		for {
-			if _, err := syscall.Wait4(pid, &ws, 0, nil); err != syscall.EINTR {
+			if _, w.err = syscall.Wait4(pid, &w.ws, 0, nil); w.err != syscall.EINTR {
 				break
 			}
 		}
-		ch <- ws
+		ch <- w
 	}()
 	select {
-	case ws := <-ch:
-		return ws
+	case w := <-ch:
+		if w.err != nil {
+			t.Fatalf("waiting for process %d: %v (not a child of the test: its parent has not exited)", pid, w.err)
+		}
+		return w.ws
 	case <-time.After(time.Minute):
 		t.Fatalf("process %d still running a minute after it should have been killed", pid)
 		return 0
