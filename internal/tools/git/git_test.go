@@ -12,6 +12,7 @@ import (
 
 	"tai/internal/tools"
 	"tai/internal/tools/proctest"
+	"tai/internal/tools/tooltest"
 )
 
 // TestMain isolates git from the machine's configuration.
@@ -60,15 +61,7 @@ func write(t *testing.T, dir, name, body string) {
 	}
 }
 
-// call runs tool through tools.Invoke, as the agent does.
-func call(t *testing.T, tool *tools.Tool, env *tools.Env, args string) tools.Result {
-	t.Helper()
-	res, err := tools.Invoke(context.Background(), tool, tools.Call{Args: json.RawMessage(args), Env: env})
-	if err != nil {
-		t.Fatalf("%s(%s): %v", tool.Name, args, err)
-	}
-	return res
-}
+var call = tooltest.Run
 
 func wantText(t *testing.T, res tools.Result, parts ...string) {
 	t.Helper()

@@ -12,12 +12,11 @@ import (
 	"testing"
 
 	"tai/internal/tools"
+	"tai/internal/tools/tooltest"
 )
 
-func call(t *testing.T, tool *tools.Tool, env *tools.Env, args string) tools.Result {
-	t.Helper()
-	return callCtx(t, context.Background(), tool, env, args)
-}
+var call = tooltest.Run
+
 
 func callCtx(t *testing.T, ctx context.Context, tool *tools.Tool, env *tools.Env, args string) tools.Result {
 	t.Helper()
