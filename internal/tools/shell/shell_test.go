@@ -17,7 +17,6 @@ import (
 
 var call = tooltest.Run
 
-
 func callCtx(t *testing.T, ctx context.Context, tool *tools.Tool, env *tools.Env, args string) tools.Result {
 	t.Helper()
 	res, err := tools.Invoke(ctx, tool, tools.Call{Args: json.RawMessage(args), Env: env})
