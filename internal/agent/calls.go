@@ -1,0 +1,157 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"tai/internal/llm"
+	"tai/internal/tools"
+	"tai/internal/vault"
+)
+
+// trafficMax bounds the tool traffic kept for the selector's matching.
+const trafficMax = 4096
+
+// runCalls answers every call, in order, and returns a reason to stop the
+// turn early ("" to go on).
+func (t *turn) runCalls(ctx context.Context, calls []llm.ToolCall) (stop string) {
+	t.traffic = ""
+	for _, c := range calls {
+		var res llm.Message
+		if stop != "" || ctx.Err() != nil {
+			res = toolMessage(c, "not run: the turn stopped before this call", true)
+		} else {
+			var s string
+			res, s = t.runCall(ctx, c)
+			stop = s
+		}
+		t.a.messages = append(t.a.messages, res)
+		t.emit(Event{Type: EventToolResult, CallID: c.ID, Tool: c.Name, Text: res.Content, IsError: res.IsError,
+			Denied: isDenial(res.Content)})
+		t.addTraffic(c.Name + " " + c.Arguments + " " + res.Content)
+	}
+	return stop
+}
+
+func (t *turn) addTraffic(s string) {
+	if len(t.traffic) >= trafficMax {
+		return
+	}
+	if len(s) > trafficMax-len(t.traffic) {
+		s = s[:trafficMax-len(t.traffic)]
+	}
+	t.traffic += s + "\n"
+}
+
+func toolMessage(c llm.ToolCall, text string, isErr bool) llm.Message {
+	return llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Name: c.Name, Content: text, IsError: isErr}
+}
+
+const denialPrefix = "denied: "
+
+func isDenial(s string) bool { return len(s) >= len(denialPrefix) && s[:len(denialPrefix)] == denialPrefix }
+
+// runCall runs one call through lookup, validation, the repeat guard,
+// approval, the tool itself, redaction and the audit trail.
+func (t *turn) runCall(ctx context.Context, c llm.ToolCall) (llm.Message, string) {
+	a := t.a
+	t.emit(Event{Type: EventToolCall, CallID: c.ID, Tool: c.Name, Arguments: rawOrString(c.Arguments)})
+	tl, ok := t.lookup(c.Name)
+	if !ok {
+		return toolMessage(c, fmt.Sprintf("unknown tool %q: call tool_search to find the right tool", c.Name), true), ""
+	}
+	if tl.Bridged() && a.Env != nil && a.Env.Served {
+		return toolMessage(c, "bridged MCP tools are not available in a served session", true), ""
+	}
+	args, err := tl.CheckArgs(json.RawMessage(c.Arguments))
+	if err != nil {
+		return toolMessage(c, fmt.Sprintf("%s: %v", c.Name, err), true), ""
+	}
+	if sig := c.Name + "\x00" + compact(args); sig == t.last {
+		t.repeats++
+	} else {
+		t.last, t.repeats = sig, 0
+	}
+	switch {
+	case t.repeats+1 >= repeatLimit:
+		return toolMessage(c, "not run: the same call was repeated too often", true),
+			fmt.Sprintf("stopped: the model repeated the same %s call %d times", c.Name, repeatLimit)
+	case t.repeats >= 2:
+		return toolMessage(c, fmt.Sprintf("not run: this exact %s call was already made %d times in a row and its result will not change; try a different approach",
+			c.Name, t.repeats), true), ""
+	}
+
+	call := tools.Call{ID: c.ID, Args: args, Env: a.Env}
+	if a.Approver != nil {
+		v, err := a.Approver.Approve(ctx, tl, call)
+		if err != nil {
+			return toolMessage(c, "not run: approval failed: "+err.Error(), true), ""
+		}
+		if !v.Allowed {
+			t.audit(ctx, tl, args, "denied", 0, 0)
+			return toolMessage(c, denialPrefix+v.Reason, false), ""
+		}
+	}
+	if tl.Name != "ask_user" {
+		t.emit(Event{Type: EventWaiting, Busy: true, Label: "running " + tl.Name})
+	}
+	start := time.Now()
+	r, err := tools.Invoke(ctx, tl, call)
+	took := time.Since(start)
+	t.emit(Event{Type: EventWaiting})
+	if err != nil {
+		r = tools.Result{Text: "error: " + err.Error(), IsError: true}
+		t.audit(ctx, tl, args, "error", took, len(r.Text))
+	} else {
+		outcome := "ok"
+		if r.IsError {
+			outcome = "tool-error"
+		}
+		t.audit(ctx, tl, args, outcome, took, len(r.Text))
+	}
+	text := r.Text
+	if a.Env != nil && a.Env.Store != nil {
+		text = a.Env.Store.Redact(text)
+	}
+	return toolMessage(c, text, r.IsError), ""
+}
+
+// audit records a native tool call; bridged calls are audited by the
+// bridge itself as mcp-call.
+func (t *turn) audit(ctx context.Context, tl *tools.Tool, args json.RawMessage, outcome string, took time.Duration, size int) {
+	env := t.a.Env
+	if tl.Bridged() && outcome != "denied" || env == nil || env.Store == nil {
+		return
+	}
+	kind := "tool"
+	if tl.Bridged() {
+		kind = "mcp-call"
+	}
+	subject := tl.Name
+	if tl.Bridged() {
+		subject = tl.Server + "/" + tl.Remote
+	}
+	_ = env.Store.Audit(context.WithoutCancel(ctx), vault.AuditEntry{Profile: env.Profile, Kind: kind, Subject: subject,
+		Digest: vault.Digest(args), Outcome: outcome, DurationMS: took.Milliseconds(), Size: int64(size)})
+}
+
+func compact(b []byte) string {
+	var buf bytes.Buffer
+	if json.Compact(&buf, b) != nil {
+		return string(b)
+	}
+	return buf.String()
+}
+
+// rawOrString keeps valid JSON arguments as they are and wraps anything
+// else as a JSON string, so events always serialise.
+func rawOrString(s string) json.RawMessage {
+	if json.Valid([]byte(s)) {
+		return json.RawMessage(s)
+	}
+	b, _ := json.Marshal(s)
+	return b
+}

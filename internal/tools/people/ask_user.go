@@ -1,0 +1,53 @@
+// Package people holds the tool that reaches the person at the terminal.
+package people
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"strings"
+
+	"tai/internal/tools"
+)
+
+// AskUserName is the tool's name.
+const AskUserName = "ask_user"
+
+//go:embed ask_user.md
+var askUserDescription string
+
+// NoUser is the answer when nobody is at a terminal.
+const NoUser = "denied: no user"
+
+// Tools returns the people group.
+func Tools() []*tools.Tool {
+	return []*tools.Tool{{
+		Name:        AskUserName,
+		Description: strings.TrimSpace(askUserDescription),
+		Group:       "people",
+		Schema: json.RawMessage(`{"type":"object","properties":{` +
+			`"question":{"type":"string","description":"the question, in one or a few sentences"},` +
+			`"choices":{"type":"array","items":{"type":"string"},"maxItems":9,"description":"optional answers to pick from"}},` +
+			`"required":["question"],"additionalProperties":false}`),
+		Safe: tools.AlwaysSafe,
+		Run:  askUser,
+	}}
+}
+
+func askUser(ctx context.Context, call tools.Call) (tools.Result, error) {
+	var in struct {
+		Question string   `json:"question"`
+		Choices  []string `json:"choices"`
+	}
+	if err := json.Unmarshal(call.Args, &in); err != nil {
+		return tools.Errorf("ask_user: %v", err), nil
+	}
+	if call.Env == nil || call.Env.Prompter == nil || call.Env.Served {
+		return tools.Text(NoUser), nil
+	}
+	answer, err := call.Env.Prompter.Ask(ctx, in.Question, in.Choices)
+	if err != nil {
+		return tools.Errorf("ask_user: %v", err), nil
+	}
+	return tools.Text(answer), nil
+}

@@ -1,0 +1,152 @@
+// Package subagent holds the tools that run child agents: agent_fork,
+// agent_wait, agent_list and agent_cancel. Children use the parent's
+// profile, model and approval policy; their own tool calls ask approval as
+// the parent's would, so forking is safe in itself.
+package subagent
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"tai/internal/tools"
+)
+
+// Tool names.
+const (
+	ForkName   = "agent_fork"
+	WaitName   = "agent_wait"
+	ListName   = "agent_list"
+	CancelName = "agent_cancel"
+)
+
+var (
+	//go:embed agent_fork.md
+	forkDescription string
+	//go:embed agent_wait.md
+	waitDescription string
+	//go:embed agent_list.md
+	listDescription string
+	//go:embed agent_cancel.md
+	cancelDescription string
+)
+
+// Tools returns the subagent group.
+func Tools() []*tools.Tool {
+	idSchema := json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"the subagent id from agent_fork"}},"required":["id"],"additionalProperties":false}`)
+	return []*tools.Tool{
+		{Name: ForkName, Group: "subagents", Description: strings.TrimSpace(forkDescription), Safe: tools.AlwaysSafe, Run: fork,
+			Schema: json.RawMessage(`{"type":"object","properties":{` +
+				`"brief":{"type":"string","description":"the whole task: the subagent sees nothing else"},` +
+				`"max_steps":{"type":"integer","minimum":1,"maximum":50,"description":"step cap (default 12)"},` +
+				`"timeout_seconds":{"type":"integer","minimum":1,"maximum":1800,"description":"deadline (default 300)"},` +
+				`"background":{"type":"boolean","description":"return an id at once instead of waiting"}},` +
+				`"required":["brief"],"additionalProperties":false}`)},
+		{Name: WaitName, Group: "subagents", Description: strings.TrimSpace(waitDescription), Safe: tools.AlwaysSafe, Run: wait, Schema: idSchema},
+		{Name: ListName, Group: "subagents", Description: strings.TrimSpace(listDescription), Safe: tools.AlwaysSafe, Run: list,
+			Schema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)},
+		{Name: CancelName, Group: "subagents", Description: strings.TrimSpace(cancelDescription), Safe: tools.AlwaysSafe, Run: cancel, Schema: idSchema},
+	}
+}
+
+func runner(call tools.Call) (tools.Subagents, *tools.Result) {
+	if call.Env == nil || call.Env.Subagents == nil {
+		r := tools.Errorf("subagents are not available here")
+		return nil, &r
+	}
+	return call.Env.Subagents, nil
+}
+
+func fork(ctx context.Context, call tools.Call) (tools.Result, error) {
+	var in struct {
+		Brief      string `json:"brief"`
+		MaxSteps   int    `json:"max_steps"`
+		Timeout    int    `json:"timeout_seconds"`
+		Background bool   `json:"background"`
+	}
+	if err := json.Unmarshal(call.Args, &in); err != nil {
+		return tools.Errorf("agent_fork: %v", err), nil
+	}
+	r, bad := runner(call)
+	if bad != nil {
+		return *bad, nil
+	}
+	req := tools.ForkRequest{Brief: in.Brief, MaxSteps: in.MaxSteps, Timeout: in.Timeout}
+	if in.Background {
+		id, err := r.Start(ctx, req)
+		if err != nil {
+			return tools.Errorf("agent_fork: %v", err), nil
+		}
+		return tools.Text(fmt.Sprintf("started subagent %s; collect its answer with agent_wait", id)), nil
+	}
+	res, err := r.Fork(ctx, req)
+	if err != nil {
+		return tools.Errorf("agent_fork: %v", err), nil
+	}
+	return forkText(res), nil
+}
+
+func forkText(res tools.ForkResult) tools.Result {
+	var b strings.Builder
+	if res.Partial {
+		fmt.Fprintf(&b, "partial result (%s):\n", res.Reason)
+	}
+	b.WriteString(res.Answer)
+	if res.RecordID != "" {
+		fmt.Fprintf(&b, "\n[transcript: record %s]", res.RecordID)
+	}
+	return tools.Text(b.String())
+}
+
+func idArg(call tools.Call) string {
+	var in struct {
+		ID string `json:"id"`
+	}
+	_ = json.Unmarshal(call.Args, &in)
+	return in.ID
+}
+
+func wait(ctx context.Context, call tools.Call) (tools.Result, error) {
+	r, bad := runner(call)
+	if bad != nil {
+		return *bad, nil
+	}
+	res, err := r.Wait(ctx, idArg(call))
+	if err != nil {
+		return tools.Errorf("agent_wait: %v", err), nil
+	}
+	return forkText(res), nil
+}
+
+func list(ctx context.Context, call tools.Call) (tools.Result, error) {
+	r, bad := runner(call)
+	if bad != nil {
+		return *bad, nil
+	}
+	all := r.List()
+	if len(all) == 0 {
+		return tools.Text("no background subagents"), nil
+	}
+	var b strings.Builder
+	for _, s := range all {
+		brief := s.Brief
+		if len(brief) > 80 {
+			brief = brief[:80] + "…"
+		}
+		fmt.Fprintf(&b, "%s\t%s\t%s\n", s.ID, s.State, strings.ReplaceAll(brief, "\n", " "))
+	}
+	return tools.Text(b.String()), nil
+}
+
+func cancel(ctx context.Context, call tools.Call) (tools.Result, error) {
+	r, bad := runner(call)
+	if bad != nil {
+		return *bad, nil
+	}
+	if err := r.Cancel(idArg(call)); err != nil {
+		return tools.Errorf("agent_cancel: %v", err), nil
+	}
+	return tools.Text("cancelled " + idArg(call)), nil
+}
