@@ -52,7 +52,9 @@ func toolMessage(c llm.ToolCall, text string, isErr bool) llm.Message {
 
 const denialPrefix = "denied: "
 
-func isDenial(s string) bool { return len(s) >= len(denialPrefix) && s[:len(denialPrefix)] == denialPrefix }
+func isDenial(s string) bool {
+	return len(s) >= len(denialPrefix) && s[:len(denialPrefix)] == denialPrefix
+}
 
 // runCall runs one call through lookup, validation, the repeat guard,
 // approval, the tool itself, redaction and the audit trail.

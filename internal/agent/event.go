@@ -26,13 +26,14 @@ const (
 // Event is one step of a turn, for display and for `--json`.
 type Event struct {
 	Type EventType `json:"type"`
-	Text string    `json:"text,omitempty"`
 
 	// Tool calls and results.
 	CallID    string          `json:"id,omitempty"`
 	Tool      string          `json:"name,omitempty"`
 	Arguments json.RawMessage `json:"arguments,omitempty"`
-	IsError   bool            `json:"is_error,omitempty"`
+
+	Text    string `json:"text,omitempty"`
+	IsError bool   `json:"is_error,omitempty"`
 	Denied    bool            `json:"denied,omitempty"`
 
 	// Waits.

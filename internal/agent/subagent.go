@@ -223,4 +223,3 @@ func (r *Runner) job(id string) (*forkJob, error) {
 	}
 	return j, nil
 }
-

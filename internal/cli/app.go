@@ -34,13 +34,17 @@ type App struct {
 
 // globalFlags are tai.md §1's global flags.
 type globalFlags struct {
-	home     string
-	profile  string
-	model    string
-	auto     bool
-	yolo     bool
-	yes      bool
-	maxSteps int
+	home      string
+	profile   string
+	model     string
+	auto      bool
+	yolo      bool
+	yes       bool
+	maxSteps  int
+	json      bool
+	print     string
+	continue_ bool
+	resume    string
 }
 
 // NewApp returns an App on real streams.

@@ -2,12 +2,14 @@ package cli
 
 import (
 	"context"
+	"net/http/httptest"
 	"os"
 	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"tai/internal/llm/llmtest"
 	"tai/internal/vault"
 )
 
@@ -45,11 +47,52 @@ func appendAuditRows(home string) int {
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"fakellm": cmdFakeLLM,
+		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("TAI_HOME", e.WorkDir+"/home")
 			e.Setenv("TAI_SEAL_KDF", "test")
 			e.Setenv("HOME", e.WorkDir)
+			for _, k := range []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "TAI_API_KEY", "TAI_MODEL", "TAI_BASE_URL"} {
+				e.Setenv(k, "")
+			}
 			return nil
 		},
 	})
+}
+
+// cmdFakeLLM starts a fake model provider in the test process, answering
+// from a script file, and points tai at it:
+//
+//	fakellm script.json [provider]
+//
+// It sets TAI_BASE_URL, TAI_MODEL and the provider's key for later
+// commands; the server lives until the script ends.
+func cmdFakeLLM(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 {
+		ts.Fatalf("usage: fakellm script.json [openai|anthropic]")
+	}
+	provider := "openai"
+	if len(args) > 1 {
+		provider = args[1]
+	}
+	script, err := llmtest.LoadScript(ts.MkAbs(args[0]))
+	ts.Check(err)
+	f := llmtest.NewFake(script)
+	srv := httptest.NewServer(f)
+	ts.Defer(func() {
+		f.Stop()
+		srv.Close()
+	})
+	base := srv.URL
+	key := "OPENAI_API_KEY"
+	if provider == "openai" {
+		base += "/v1"
+	} else {
+		key = "ANTHROPIC_API_KEY"
+	}
+	ts.Setenv("TAI_BASE_URL", base)
+	ts.Setenv("TAI_MODEL", provider+":fake-model")
+	ts.Setenv(key, llmtest.Key)
 }

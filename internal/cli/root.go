@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"io"
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	tai "tai"
@@ -35,6 +38,13 @@ register (tai mcp add) and serves its own tools over MCP (tai --serve-mcp).`,
 	pf.IntVar(&a.flags.maxSteps, "max-steps", 0, "agent steps per turn (default 25)")
 	root.MarkFlagsMutuallyExclusive("auto", "yolo")
 
+	lf := root.Flags()
+	lf.StringVarP(&a.flags.print, "print", "p", "", "run one turn with this prompt and print the answer")
+	lf.BoolVar(&a.flags.json, "json", false, "with a prompt: print one JSON event a line")
+	lf.BoolVar(&a.flags.continue_, "continue", false, "continue the last conversation of this profile and directory")
+	lf.StringVar(&a.flags.resume, "resume", "", "resume the conversation with this id (see `tai sessions`)")
+	root.MarkFlagsMutuallyExclusive("continue", "resume")
+
 	root.AddCommand(
 		newSecretCmd(a),
 		newVaultCmd(a),
@@ -45,10 +55,43 @@ register (tai mcp add) and serves its own tools over MCP (tai --serve-mcp).`,
 	return root
 }
 
-// runRoot is `tai` with no subcommand.
+// runRoot is `tai` with no subcommand: one turn when there is a prompt
+// (arguments, -p, or piped stdin), else the interactive REPL.
 func (a *App) runRoot(cmd *cobra.Command, args []string) error {
-	return cmd.Help()
+	ctx := cmd.Context()
+	prompt := strings.TrimSpace(strings.Join(append([]string{a.flags.print}, args...), " "))
+	o := chatOptions{Continue: a.flags.continue_, Resume: a.flags.resume, Notices: agentNotices(a)}
+	if !a.interactive() {
+		b, err := io.ReadAll(io.LimitReader(a.Stdin, maxPipedPrompt+1))
+		if err != nil {
+			return err
+		}
+		if len(b) > maxPipedPrompt {
+			return usageError("the input on stdin is over %d MiB; pass a file path in the prompt instead", maxPipedPrompt>>20)
+		}
+		if piped := strings.TrimSpace(string(b)); piped != "" {
+			if prompt != "" {
+				prompt += "\n\n"
+			}
+			prompt += piped
+		}
+		if prompt == "" {
+			return usageError("no prompt: pass one as an argument, with -p, or on stdin")
+		}
+		return a.oneShot(ctx, prompt, o)
+	}
+	o.Person, o.Prompter = a.terminalPerson()
+	if prompt != "" {
+		return a.oneShot(ctx, prompt, o)
+	}
+	if a.flags.json {
+		return usageError("--json needs a prompt")
+	}
+	return a.runREPL(ctx, o)
 }
+
+// maxPipedPrompt bounds a prompt read from stdin.
+const maxPipedPrompt = 8 << 20
 
 // exactArgs is cobra.ExactArgs with a usage error that names the command.
 func exactArgs(n int) cobra.PositionalArgs {

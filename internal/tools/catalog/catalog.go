@@ -9,6 +9,8 @@ import (
 	"tai/internal/tools/memory"
 	"tai/internal/tools/plan"
 	"tai/internal/tools/shell"
+	"tai/internal/tools/people"
+	"tai/internal/tools/subagent"
 )
 
 // Native returns every native tool, freshly built.
@@ -27,4 +29,6 @@ var groups = []func() []*tools.Tool{
 	plan.Tools,
 	shell.Tools,
 	git.Tools,
+	people.Tools,
+	subagent.Tools,
 }

@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"tai/internal/agent"
+	"tai/internal/textsafe"
+)
+
+// oneShot runs a single turn: the answer streams to stdout, everything else
+// (tool calls, notices) to stderr; with --json, one JSON event a line.
+func (a *App) oneShot(ctx context.Context, prompt string, o chatOptions) error {
+	c, err := a.newChat(ctx, o)
+	if err != nil {
+		return err
+	}
+	if title := strings.TrimSpace(prompt); title != "" {
+		_ = a.store.SetSessionTitle(ctx, c.session, firstLine(title, 80))
+	}
+	var render func(agent.Event)
+	if a.flags.json {
+		enc := json.NewEncoder(a.Stdout)
+		render = func(e agent.Event) {
+			if e.Type != agent.EventWaiting {
+				enc.Encode(e)
+			}
+		}
+	} else {
+		render = a.plainRenderer()
+	}
+	res, err := c.agent.RunTurn(ctx, prompt, agent.TurnOptions{OnEvent: render})
+	if err != nil {
+		if a.flags.json {
+			json.NewEncoder(a.Stdout).Encode(map[string]string{"type": "error", "message": err.Error()})
+		}
+		return turnError(err)
+	}
+	if res.Partial {
+		return silentExit(ExitFailed)
+	}
+	return nil
+}
+
+// plainRenderer prints answer text on stdout and the rest, one line each,
+// on stderr. Model and tool text is cleaned of terminal controls.
+func (a *App) plainRenderer() func(agent.Event) {
+	endsWithNewline := true
+	return func(e agent.Event) {
+		switch e.Type {
+		case agent.EventText:
+			s := textsafe.Clean(e.Text)
+			io.WriteString(a.Stdout, s)
+			if s != "" {
+				endsWithNewline = strings.HasSuffix(s, "\n")
+			}
+		case agent.EventToolCall:
+			fmt.Fprintf(a.Stderr, "• %s %s\n", e.Tool, textsafe.Line(firstLine(string(e.Arguments), 120)))
+		case agent.EventToolResult:
+			if e.Denied || e.IsError {
+				fmt.Fprintf(a.Stderr, "  %s\n", textsafe.Line(firstLine(e.Text, 160)))
+			}
+		case agent.EventNotice:
+			fmt.Fprintf(a.Stderr, "tai: %s\n", textsafe.Line(e.Text))
+		case agent.EventFinal:
+			if !endsWithNewline {
+				io.WriteString(a.Stdout, "\n")
+				endsWithNewline = true
+			}
+		}
+	}
+}
+
+func firstLine(s string, max int) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	if len(s) > max {
+		cut := max
+		for cut > 0 && s[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
+}
