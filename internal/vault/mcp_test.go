@@ -1,0 +1,161 @@
+package vault
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"tai/internal/seal"
+)
+
+func everything() MCPRegistration {
+	return MCPRegistration{
+		Server: MCPServer{Name: "everything", Transport: "stdio", Command: "npx",
+			Args: []string{"-y", "@modelcontextprotocol/server-everything"},
+			Env:  map[string]string{"TOKEN": "env-secret-value-1"}, Source: "config-json", ConsentedHash: "h1"},
+		Tools: []MCPTool{
+			{Tool: "echo", Description: "Echoes", Schema: json.RawMessage(`{"type":"object"}`)},
+			{Tool: "add", Description: "Adds"},
+		},
+		Pins:   map[string]string{"echo": "p1", "add": "p2"},
+		Enable: []string{DefaultProfile},
+	}
+}
+
+func TestMCP_RegisterListRemove(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	if err := s.RegisterMCPServer(ctx, everything()); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.MCPServer(ctx, "everything")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Env["TOKEN"] != "env-secret-value-1" || got.Args[1] != "@modelcontextprotocol/server-everything" || got.ConsentedHash != "h1" {
+		t.Fatalf("server = %+v", got)
+	}
+	tools, _ := s.MCPTools(ctx, "everything")
+	var names []string
+	for _, tl := range tools {
+		names = append(names, tl.Tool)
+	}
+	if diff := cmp.Diff([]string{"echo", "add"}, names); diff != "" {
+		t.Fatalf("tools keep the server's order (-want +got):\n%s", diff)
+	}
+	if string(tools[1].Schema) != "{}" {
+		t.Fatalf("missing schema stored as %q", tools[1].Schema)
+	}
+	if en, _ := s.EnabledMCPServers(ctx, DefaultProfile); len(en) != 1 {
+		t.Fatalf("enabled = %v", en)
+	}
+	s.CreateProfile(ctx, "work")
+	if en, _ := s.EnabledMCPServers(ctx, "work"); len(en) != 0 {
+		t.Fatalf("no profile row must mean disabled: %v", en)
+	}
+	if err := s.SetMCPEnabled(ctx, "everything", DefaultProfile, false); err != nil {
+		t.Fatal(err)
+	}
+	if en, _ := s.EnabledMCPServers(ctx, DefaultProfile); len(en) != 0 {
+		t.Fatalf("still enabled: %v", en)
+	}
+	if err := s.SetMCPEnabled(ctx, "nope", DefaultProfile, true); !IsNotFound(err) {
+		t.Fatalf("enable unknown = %v", err)
+	}
+	if err := s.RemoveMCPServer(ctx, "everything"); err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range []string{"mcp_servers", "mcp_server_profiles", "mcp_tool_pins", "mcp_server_tools"} {
+		var n int
+		s.db.QueryRow(`SELECT count(*) FROM ` + table).Scan(&n)
+		if n != 0 {
+			t.Errorf("%s keeps %d rows after remove", table, n)
+		}
+	}
+}
+
+func TestMCP_MaxServers(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	for i := range 3 {
+		r := everything()
+		r.Server.Name, r.MaxServers = fmt.Sprintf("s%d", i), 3
+		if err := s.RegisterMCPServer(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := everything()
+	r.Server.Name, r.MaxServers = "s3", 3
+	if err := s.RegisterMCPServer(ctx, r); !errors.Is(err, ErrTooManyServers) {
+		t.Fatalf("4th of 3 = %v", err)
+	}
+	r.Server.Name = "s1" // re-registering an existing name is not a new server
+	if err := s.RegisterMCPServer(ctx, r); err != nil {
+		t.Fatalf("re-register: %v", err)
+	}
+}
+
+func TestMCP_SealedHeadersAndEnv(t *testing.T) {
+	ctx := context.Background()
+	s, home := openTemp(t)
+	r := everything()
+	r.Server.Headers = map[string]string{"Authorization": "Bearer header-secret-2"}
+	if err := s.RegisterMCPServer(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Seal(ctx, []byte("pw"), seal.CheapParams()); err != nil {
+		t.Fatal(err)
+	}
+	r2 := everything()
+	r2.Server.Name = "later"
+	r2.Server.Env = map[string]string{"K": "added-after-seal-3"}
+	if err := s.RegisterMCPServer(ctx, r2); err != nil {
+		t.Fatal(err)
+	}
+	s.scrub(ctx)
+	for _, f := range []string{FileName, FileName + "-wal"} {
+		b, _ := os.ReadFile(filepath.Join(home, f))
+		for _, secret := range []string{"env-secret-value-1", "header-secret-2", "added-after-seal-3"} {
+			if bytes.Contains(b, []byte(secret)) {
+				t.Errorf("%s holds %s in clear", f, secret)
+			}
+		}
+	}
+	s.Close()
+	locked, _ := Open(ctx, home, Options{})
+	defer locked.Close()
+	if names, err := locked.MCPServerNames(ctx); err != nil || len(names) != 2 {
+		t.Fatalf("names on a locked vault: %v %v", names, err)
+	}
+	if list, err := locked.MCPServers(ctx, false); err != nil || len(list) != 2 {
+		t.Fatalf("list on a locked vault: %v", err)
+	}
+	if _, err := locked.MCPServer(ctx, "everything"); !errors.Is(err, ErrSealed) {
+		t.Fatalf("reading sealed env without passphrase = %v", err)
+	}
+	locked.Unlock(ctx, []byte("pw"))
+	got, err := locked.MCPServer(ctx, "everything")
+	if err != nil || got.Headers["Authorization"] != "Bearer header-secret-2" {
+		t.Fatalf("unlocked: %+v %v", got, err)
+	}
+}
+
+func TestMCP_Pins(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	s.RegisterMCPServer(ctx, everything())
+	if err := s.SetMCPPins(ctx, "everything", map[string]string{"echo": "new", "sub": "p3"}, []string{"add"}); err != nil {
+		t.Fatal(err)
+	}
+	pins, _ := s.MCPPins(ctx, "everything")
+	if diff := cmp.Diff(map[string]string{"echo": "new", "sub": "p3"}, pins); diff != "" {
+		t.Fatal(diff)
+	}
+}
