@@ -433,7 +433,8 @@ func TestHistory_PersistsAndReloads(t *testing.T) {
 	if err != nil || len(msgs) != 4 {
 		t.Fatalf("loaded %d messages: %v", len(msgs), err)
 	}
-	resumed := *f.agent
+	a := f.agent
+	resumed := &Agent{Client: a.Client, Tools: a.Tools, Selector: a.Selector, Approver: a.Approver, Env: a.Env, System: a.System}
 	resumed.SetMessages(msgs)
 	res, err := resumed.RunTurn(ctx, "two", TurnOptions{})
 	if err != nil || res.Text != "second" {
