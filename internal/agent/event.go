@@ -34,7 +34,7 @@ type Event struct {
 
 	Text    string `json:"text,omitempty"`
 	IsError bool   `json:"is_error,omitempty"`
-	Denied    bool            `json:"denied,omitempty"`
+	Denied  bool   `json:"denied,omitempty"`
 
 	// Waits.
 	Busy  bool   `json:"busy,omitempty"`
