@@ -7,9 +7,9 @@ import (
 	"tai/internal/tools/fs"
 	"tai/internal/tools/git"
 	"tai/internal/tools/memory"
+	"tai/internal/tools/people"
 	"tai/internal/tools/plan"
 	"tai/internal/tools/shell"
-	"tai/internal/tools/people"
 	"tai/internal/tools/subagent"
 )
 
