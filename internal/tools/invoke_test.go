@@ -117,3 +117,24 @@ func TestConsentFor(t *testing.T) {
 		t.Errorf("long digest not cut cleanly: %q", long[len(long)-40:])
 	}
 }
+
+func TestEnv_AbsRel(t *testing.T) {
+	e := &Env{Dir: "/work/p"}
+	tests := []struct{ in, abs, rel string }{
+		{"a/b.go", "/work/p/a/b.go", "a/b.go"},
+		{".", "/work/p", "."},
+		{"../q/c", "/work/q/c", "/work/q/c"},
+		{"/etc/hosts", "/etc/hosts", "/etc/hosts"},
+		{"/work/p/./x/../y", "/work/p/y", "y"},
+	}
+	for _, tt := range tests {
+		abs := e.Abs(tt.in)
+		if abs != tt.abs || e.Rel(abs) != tt.rel {
+			t.Errorf("%s: Abs %s Rel %s, want %s %s", tt.in, abs, e.Rel(abs), tt.abs, tt.rel)
+		}
+	}
+	var none *Env
+	if got := none.Rel("/x"); got != "/x" || !strings.HasPrefix(none.Abs("y"), "/") {
+		t.Errorf("nil Env: Rel %q Abs %q", got, none.Abs("y"))
+	}
+}

@@ -68,7 +68,7 @@ type patching struct {
 
 // file returns the planned state of path, loading it on first use.
 func (p *patching) file(path string) (*fileChange, error) {
-	abs := resolve(p.env, path)
+	abs := p.env.Abs(path)
 	if f, ok := p.files[abs]; ok {
 		return f, nil
 	}

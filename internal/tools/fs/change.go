@@ -39,8 +39,8 @@ type rename struct {
 // load plans a change to path starting from the file as it is now; a file
 // that does not exist starts empty.
 func load(env *tools.Env, path string) (*fileChange, error) {
-	fc := &fileChange{path: resolve(env, path), mode: 0o644}
-	fc.name = display(env, fc.path)
+	fc := &fileChange{path: env.Abs(path), mode: 0o644}
+	fc.name = env.Rel(fc.path)
 	data, mode, err := readSmall(fc.path, fc.name)
 	switch {
 	case errors.Is(err, iofs.ErrNotExist):

@@ -41,7 +41,7 @@ func deletePathTool() *tools.Tool {
 
 // target checks what a delete_path call would remove.
 func (a deletePathArgs) target(env *tools.Env) (string, iofs.FileInfo, error) {
-	abs := resolve(env, a.Path)
+	abs := env.Abs(a.Path)
 	fi, err := os.Lstat(abs)
 	if err != nil {
 		return "", nil, pathError(env, abs, err)
@@ -51,7 +51,7 @@ func (a deletePathArgs) target(env *tools.Env) (string, iofs.FileInfo, error) {
 	}
 	if fi.IsDir() && !a.Recursive {
 		if entries, err := os.ReadDir(abs); err != nil || len(entries) > 0 {
-			return "", nil, fmt.Errorf("%s is a directory that is not empty; set recursive to delete it with everything in it", display(env, abs))
+			return "", nil, fmt.Errorf("%s is a directory that is not empty; set recursive to delete it with everything in it", env.Rel(abs))
 		}
 	}
 	return abs, fi, nil
@@ -60,7 +60,7 @@ func (a deletePathArgs) target(env *tools.Env) (string, iofs.FileInfo, error) {
 // planFileDelete plans the deletion of a file or link as a change, so it
 // can be shown as a diff and undone. A file over editCap is not kept.
 func planFileDelete(env *tools.Env, abs string, fi iofs.FileInfo) (*change, bool) {
-	f := &fileChange{path: abs, name: display(env, abs), existed: true, mode: fi.Mode(), remove: true}
+	f := &fileChange{path: abs, name: env.Rel(abs), existed: true, mode: fi.Mode(), remove: true}
 	if !fi.Mode().IsRegular() || fi.Size() > editCap {
 		return &change{tool: DeletePath, files: []*fileChange{f}}, false
 	}
@@ -81,7 +81,7 @@ func consentDeletePath(call tools.Call) tools.Consent {
 	if err != nil {
 		return tools.Consent{Title: DeletePath, Detail: "this call will fail: " + err.Error()}
 	}
-	name := display(call.Env, abs)
+	name := call.Env.Rel(abs)
 	if fi.IsDir() {
 		return tools.Consent{Title: DeletePath + ": " + name + "/",
 			Detail: fmt.Sprintf("delete the directory %s and %s inside it; this cannot be undone", name, countTree(abs))}
@@ -103,7 +103,7 @@ func runDeletePath(_ context.Context, call tools.Call) (tools.Result, error) {
 	if err != nil {
 		return tools.Errorf("%v", err), nil
 	}
-	name := display(call.Env, abs)
+	name := call.Env.Rel(abs)
 	if fi.IsDir() {
 		if err := os.RemoveAll(abs); err != nil {
 			return tools.Errorf("deleting %s: %v; part of it may be gone", name, err), nil

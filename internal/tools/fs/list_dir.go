@@ -43,13 +43,13 @@ func runListDir(_ context.Context, call tools.Call) (tools.Result, error) {
 	if err := decode(call, &a); err != nil {
 		return tools.Errorf("%v", err), nil
 	}
-	abs := resolve(call.Env, cmp.Or(a.Path, "."))
+	abs := call.Env.Abs(cmp.Or(a.Path, "."))
 	fi, err := os.Stat(abs)
 	if err != nil {
 		return tools.Errorf("%v", pathError(call.Env, abs, err)), nil
 	}
 	if !fi.IsDir() {
-		return tools.Errorf("%s is a file, not a directory; use read_file to read it", display(call.Env, abs)), nil
+		return tools.Errorf("%s is a file, not a directory; use read_file to read it", call.Env.Rel(abs)), nil
 	}
 	entries, err := os.ReadDir(abs)
 	if err != nil {

@@ -39,8 +39,8 @@ func planMovePath(call tools.Call) (*change, string, error) {
 	if err := decode(call, &a); err != nil {
 		return nil, "", err
 	}
-	r := &rename{from: resolve(call.Env, a.From), to: resolve(call.Env, a.To)}
-	r.fromName, r.toName = display(call.Env, r.from), display(call.Env, r.to)
+	r := &rename{from: call.Env.Abs(a.From), to: call.Env.Abs(a.To)}
+	r.fromName, r.toName = call.Env.Rel(r.from), call.Env.Rel(r.to)
 	if _, err := os.Lstat(r.from); err != nil {
 		return nil, "", pathError(call.Env, r.from, err)
 	}

@@ -15,34 +15,6 @@ import (
 // errNotExist is pathError's input for a file known to be missing.
 var errNotExist = iofs.ErrNotExist
 
-// resolve makes p absolute against the call's working directory.
-func resolve(env *tools.Env, p string) string {
-	if filepath.IsAbs(p) {
-		return filepath.Clean(p)
-	}
-	dir := ""
-	if env != nil {
-		dir = env.Dir
-	}
-	if dir == "" {
-		dir, _ = os.Getwd()
-	}
-	return filepath.Join(dir, p)
-}
-
-// display is how a path appears in results: relative to the working
-// directory when inside it, else absolute.
-func display(env *tools.Env, abs string) string {
-	if env == nil || env.Dir == "" {
-		return abs
-	}
-	rel, err := filepath.Rel(env.Dir, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return abs
-	}
-	return filepath.ToSlash(rel)
-}
-
 // statFile returns the info of an existing regular file (following
 // symlinks), or an error that says what the path is instead.
 func statFile(env *tools.Env, abs string) (iofs.FileInfo, error) {
@@ -51,17 +23,17 @@ func statFile(env *tools.Env, abs string) (iofs.FileInfo, error) {
 		return nil, pathError(env, abs, err)
 	}
 	if fi.IsDir() {
-		return nil, fmt.Errorf("%s is a directory, not a file; use list_dir to see inside it", display(env, abs))
+		return nil, fmt.Errorf("%s is a directory, not a file; use list_dir to see inside it", env.Rel(abs))
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file (%s)", display(env, abs), fi.Mode().Type())
+		return nil, fmt.Errorf("%s is not a regular file (%s)", env.Rel(abs), fi.Mode().Type())
 	}
 	return fi, nil
 }
 
 // pathError explains a failed file system call on abs in one line.
 func pathError(env *tools.Env, abs string, err error) error {
-	name := display(env, abs)
+	name := env.Rel(abs)
 	switch {
 	case errors.Is(err, iofs.ErrNotExist):
 		if hint := nearNames(env, abs); hint != "" {
@@ -100,7 +72,7 @@ func nearNames(env *tools.Env, abs string) string {
 	sort.SliceStable(near, func(i, j int) bool { return near[i].dist < near[j].dist })
 	var names []string
 	for i := 0; i < len(near) && i < 3; i++ {
-		names = append(names, display(env, filepath.Join(filepath.Dir(abs), near[i].name)))
+		names = append(names, env.Rel(filepath.Join(filepath.Dir(abs), near[i].name)))
 	}
 	return strings.Join(names, " or ")
 }

@@ -57,7 +57,7 @@ func runReadFile(ctx context.Context, call tools.Call) (tools.Result, error) {
 		return tools.Errorf("%v", err), nil
 	}
 	a.Offset, a.Limit = max(a.Offset, 1), cmp.Or(a.Limit, defaultLimit)
-	abs := resolve(call.Env, a.Path)
+	abs := call.Env.Abs(a.Path)
 	fi, err := statFile(call.Env, abs)
 	if err != nil {
 		return tools.Errorf("%v", err), nil
@@ -70,18 +70,18 @@ func runReadFile(ctx context.Context, call tools.Call) (tools.Result, error) {
 	r := bufio.NewReaderSize(f, 64<<10)
 	if head, _ := r.Peek(sniffLen); isBinary(head) {
 		return tools.Errorf("%s is a binary file (%s); read_file shows text only",
-			display(call.Env, abs), size(fi.Size())), nil
+			call.Env.Rel(abs), size(fi.Size())), nil
 	}
 	ex, err := readLines(ctx, r, a.Offset, a.Limit)
 	if err != nil {
-		return tools.Errorf("reading %s: %v", display(call.Env, abs), err), nil
+		return tools.Errorf("reading %s: %v", call.Env.Rel(abs), err), nil
 	}
 	if ex.first == 0 && ex.stopNote == "" {
 		if ex.total == 0 {
 			return tools.Text("(empty file)"), nil
 		}
 		return tools.Errorf("offset %d is past the end of %s, which has %d lines",
-			a.Offset, display(call.Env, abs), ex.total), nil
+			a.Offset, call.Env.Rel(abs), ex.total), nil
 	}
 	return tools.Text(ex.render(fi.Size())), nil
 }

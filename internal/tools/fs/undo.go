@@ -88,7 +88,7 @@ func (h *history) undo(env *tools.Env, path string, preview bool) (*change, stri
 	idx, only := h.find(env, path)
 	if idx < 0 {
 		if path != "" {
-			return nil, "", fmt.Errorf("no edit of %s by tai in this session to undo", display(env, resolve(env, path)))
+			return nil, "", fmt.Errorf("no edit of %s by tai in this session to undo", env.Rel(env.Abs(path)))
 		}
 		return nil, "", errors.New("no edit by tai in this session to undo")
 	}
@@ -124,7 +124,7 @@ func (h *history) find(env *tools.Env, path string) (int, int) {
 	if path == "" {
 		return len(h.entries) - 1, -1
 	}
-	abs := resolve(env, path)
+	abs := env.Abs(path)
 	for i := len(h.entries) - 1; i >= 0; i-- {
 		e := h.entries[i]
 		if r := e.rename; r != nil && (r.from == abs || r.to == abs) {
