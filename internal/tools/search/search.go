@@ -1,0 +1,59 @@
+// Package search is the search group of native tools: glob lists files by
+// name, grep searches their content, outline lists a source file's
+// declarations. Tree walks respect .gitignore files as git does and skip
+// .git, symbolic links and (for grep) binary files.
+package search
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"tai/internal/tools"
+)
+
+// Group is the catalogue group of these tools.
+const Group = "search"
+
+// resultCap bounds a result's text, MCP_RESULT_MAX, so results never spill.
+const resultCap = 64 << 10
+
+// Tools returns the search group, freshly built.
+func Tools() []*tools.Tool {
+	return []*tools.Tool{globTool(), grepTool(), outlineTool()}
+}
+
+func tool(name, doc, schema string) *tools.Tool {
+	return &tools.Tool{
+		Name:        name,
+		Description: strings.TrimSpace(doc),
+		Schema:      json.RawMessage(schema),
+		Group:       Group,
+		Safe:        tools.AlwaysSafe,
+	}
+}
+
+func decode(call tools.Call, into any) error {
+	if err := json.Unmarshal(call.Args, into); err != nil {
+		return fmt.Errorf("arguments: %w", err)
+	}
+	return nil
+}
+
+// searchRoot resolves the directory a search starts from, or explains why
+// the path cannot be one.
+func searchRoot(env *tools.Env, path string) (string, os.FileInfo, error) {
+	if path == "" {
+		path = "."
+	}
+	abs := env.Abs(path)
+	fi, err := os.Stat(abs)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return "", nil, fmt.Errorf("%s does not exist", env.Rel(abs))
+		}
+		return "", nil, fmt.Errorf("%s: %w", env.Rel(abs), err)
+	}
+	return abs, fi, nil
+}
