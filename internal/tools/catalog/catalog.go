@@ -9,6 +9,7 @@ import (
 	"tai/internal/tools/memory"
 	"tai/internal/tools/people"
 	"tai/internal/tools/plan"
+	"tai/internal/tools/search"
 	"tai/internal/tools/shell"
 	"tai/internal/tools/subagent"
 )
@@ -25,6 +26,7 @@ func Native() []*tools.Tool {
 // groups lists each tool group's constructor.
 var groups = []func() []*tools.Tool{
 	fs.Tools,
+	search.Tools,
 	memory.Tools,
 	plan.Tools,
 	shell.Tools,
