@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"errors"
 
 	"tai/internal/vault"
@@ -15,4 +16,15 @@ func (e *Env) Vault() (*vault.Store, error) {
 		return nil, ErrNoVault
 	}
 	return e.Store, nil
+}
+
+// AuditChange appends a row for a change to what tai trusts (a secret, a
+// setting, the current profile) made by a tool, as the matching tai
+// command does, so `tai audit --kind KIND` shows both.
+func (e *Env) AuditChange(ctx context.Context, kind, subject string) error {
+	s, err := e.Vault()
+	if err != nil {
+		return err
+	}
+	return s.Audit(ctx, vault.AuditEntry{Profile: e.Profile, Kind: kind, Subject: subject, Outcome: "ok"})
 }

@@ -74,59 +74,6 @@ func TestTodos_RoundTripPerSession(t *testing.T) {
 	}
 }
 
-func TestSearchRecords_OffsetsAreBytes(t *testing.T) {
-	ctx := context.Background()
-	s, _ := openTemp(t)
-	body := "héllo wörld, then the NEEDLE and more text after it"
-	id, err := s.PutRecord(ctx, DefaultProfile, "spill", body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.PutRecord(ctx, "work", "spill", "a needle elsewhere"); err != nil {
-		t.Fatal(err)
-	}
-	hits, err := s.SearchRecords(ctx, RecordQuery{Profile: DefaultProfile, Text: "needle"}, 8)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(hits) != 1 || hits[0].ID != id {
-		t.Fatalf("hits = %+v", hits)
-	}
-	h := hits[0]
-	if want := len("héllo wörld, then the "); h.Offset != want {
-		t.Errorf("Offset = %d, want %d", h.Offset, want)
-	}
-	if h.Snippet != "hen the NEEDLE and mor" {
-		t.Errorf("Snippet = %q", h.Snippet)
-	}
-	all, err := s.SearchRecords(ctx, RecordQuery{Profile: DefaultProfile}, 2)
-	if err != nil || len(all) != 1 {
-		t.Fatalf("no text: %+v, %v", all, err)
-	}
-	// Four bytes from the start cut "é" in half; the half is dropped.
-	if all[0].Offset != -1 || all[0].Snippet != "hél" {
-		t.Errorf("no text: offset %d snippet %q", all[0].Offset, all[0].Snippet)
-	}
-	if none, _ := s.SearchRecords(ctx, RecordQuery{Profile: DefaultProfile, Text: "absent"}, 8); len(none) != 0 {
-		t.Errorf("absent text matched: %+v", none)
-	}
-}
-
-func TestWholeRunes(t *testing.T) {
-	for _, tt := range []struct{ in, want string }{
-		{"abc", "abc"},
-		{"\xa9abc", "abc"},        // tail of "é" at the start
-		{"ab\xc3", "ab"},          // head of "é" at the end
-		{"ab\xe2\x82", "ab"},      // two bytes of "€"
-		{"ab\xe2\x82\xac", "ab€"}, // whole
-		{"", ""},
-	} {
-		if got := wholeRunes([]byte(tt.in)); got != tt.want {
-			t.Errorf("wholeRunes(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 func TestParseSince(t *testing.T) {
 	now := time.Date(2026, 3, 10, 12, 0, 0, 0, time.Local)
 	for _, tt := range []struct {

@@ -12,6 +12,7 @@ import (
 	"tai/internal/tools/search"
 	"tai/internal/tools/shell"
 	"tai/internal/tools/subagent"
+	"tai/internal/tools/vaulttools"
 )
 
 // Native returns every native tool, freshly built.
@@ -33,4 +34,5 @@ var groups = []func() []*tools.Tool{
 	git.Tools,
 	people.Tools,
 	subagent.Tools,
+	vaulttools.Tools,
 }

@@ -1,0 +1,90 @@
+package vaulttools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"tai/internal/tools"
+	"tai/internal/vault"
+)
+
+//go:embed audit_query.md
+var auditQueryDescription string
+
+// defaultAuditRows is how many rows audit_query returns unless told.
+const defaultAuditRows = 50
+
+const auditQuerySchema = `{
+  "type": "object",
+  "properties": {
+    "since": {"type": "string", "minLength": 1, "maxLength": 40, "description": "Only rows from this far back (\"30m\", \"24h\", \"7d\") or since this date or time (\"2026-11-01\", RFC 3339)."},
+    "kind": {"type": "string", "minLength": 1, "maxLength": 64, "description": "Only rows of this kind, e.g. \"tool\", \"mcp-call\", \"secret-set\", \"setting-set\", \"profile-use\"."},
+    "subject": {"type": "string", "minLength": 1, "maxLength": 200, "description": "Only rows whose subject contains this, e.g. a tool name or \"server/tool\"."},
+    "limit": {"type": "integer", "minimum": 1, "maximum": 500, "description": "Most rows to return, the most recent. Default 50."}
+  },
+  "additionalProperties": false
+}`
+
+func auditQueryTool() *tools.Tool {
+	return &tools.Tool{
+		Name:        AuditQueryName,
+		Group:       Group,
+		Description: strings.TrimSpace(auditQueryDescription),
+		Schema:      json.RawMessage(auditQuerySchema),
+		Safe:        tools.AlwaysSafe,
+		Run:         run(AuditQueryName, auditQuery),
+	}
+}
+
+func auditQuery(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
+	var in struct {
+		Since   string `json:"since"`
+		Kind    string `json:"kind"`
+		Subject string `json:"subject"`
+		Limit   int    `json:"limit"`
+	}
+	if err := json.Unmarshal(call.Args, &in); err != nil {
+		return "", fmt.Errorf("arguments: %v", err)
+	}
+	q := vault.AuditQuery{Profile: call.Env.Profile, Kind: in.Kind, Subject: in.Subject, Limit: in.Limit}
+	if q.Limit == 0 {
+		q.Limit = defaultAuditRows
+	}
+	if in.Since != "" {
+		t, err := vault.ParseSince(in.Since, time.Now())
+		if err != nil {
+			return "", fmt.Errorf("since %v", err)
+		}
+		q.Since = t
+	}
+	rows, err := s.AuditEntries(ctx, q)
+	if err != nil {
+		return "", err
+	}
+	if len(rows) == 0 {
+		return fmt.Sprintf("no audit rows of profile %s match", call.Env.Profile), nil
+	}
+	var b strings.Builder
+	if len(rows) == q.Limit {
+		fmt.Fprintf(&b, "the last %d matching rows (the limit), oldest first:\n", len(rows))
+	} else {
+		fmt.Fprintf(&b, "%d matching rows, oldest first:\n", len(rows))
+	}
+	b.WriteString("seq\ttime\tkind\tsubject\toutcome\tms\tsize\tdigest\n")
+	for _, e := range rows {
+		fmt.Fprintf(&b, "%d\t%s\t%s\t%s\t%s\t%d\t%d\t%s\n", e.Seq, time.UnixMilli(e.TS).Format("2006-01-02 15:04:05"),
+			e.Kind, e.Subject, e.Outcome, e.DurationMS, e.Size, orDash(e.Digest))
+	}
+	return b.String(), nil
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,65 @@
+package vaulttools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"tai/internal/tools"
+	"tai/internal/vault"
+)
+
+//go:embed record_delete.md
+var recordDeleteDescription string
+
+var recordDeleteSchema = fmt.Sprintf(`{
+  "type": "object",
+  "properties": {"id": %s},
+  "required": ["id"],
+  "additionalProperties": false
+}`, recordIDSchema)
+
+func recordDeleteTool() *tools.Tool {
+	return &tools.Tool{
+		Name:        RecordDeleteName,
+		Group:       Group,
+		Description: strings.TrimSpace(recordDeleteDescription),
+		Schema:      json.RawMessage(recordDeleteSchema),
+		ConsentIn:   recordDeleteConsent,
+		Run:         run(RecordDeleteName, recordDelete),
+	}
+}
+
+// recordDeleteConsent says what the record is, so the person knows what
+// they would lose.
+func recordDeleteConsent(call tools.Call) tools.Consent {
+	var in recordArgs
+	_ = json.Unmarshal(call.Args, &in)
+	c := tools.Consent{Title: fmt.Sprintf("%s: %s", RecordDeleteName, in.ID),
+		Detail: fmt.Sprintf("delete record %q; this cannot be undone", in.ID)}
+	if s, err := call.Env.Vault(); err == nil {
+		if r, err := profileRecord(context.Background(), s, call.Env.Profile, in.ID); err == nil {
+			c.Detail = fmt.Sprintf("delete record %s (%s, %d bytes, created %s) from profile %s; this cannot be undone",
+				r.ID, r.Kind, r.Size, when(r.Created), r.Profile)
+		}
+	}
+	return c
+}
+
+func recordDelete(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
+	var in recordArgs
+	if err := json.Unmarshal(call.Args, &in); err != nil {
+		return "", fmt.Errorf("arguments: %v", err)
+	}
+	r, err := profileRecord(ctx, s, call.Env.Profile, in.ID)
+	if err != nil {
+		return "", err
+	}
+	if err := s.DeleteRecord(ctx, r.ID); err != nil {
+		return "", err
+	}
+	out := fmt.Sprintf("deleted record %s (%s, %d bytes)", r.ID, r.Kind, r.Size)
+	return out + auditNote(call.Env.AuditChange(ctx, "record-rm", r.ID)), nil
+}

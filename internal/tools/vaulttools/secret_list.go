@@ -1,0 +1,58 @@
+package vaulttools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"tai/internal/tools"
+	"tai/internal/vault"
+)
+
+//go:embed secret_list.md
+var secretListDescription string
+
+func secretListTool() *tools.Tool {
+	return &tools.Tool{
+		Name:        SecretListName,
+		Group:       Group,
+		Description: strings.TrimSpace(secretListDescription),
+		Schema:      json.RawMessage(`{"type": "object", "properties": {}, "additionalProperties": false}`),
+		Safe:        tools.AlwaysSafe,
+		Run:         run(SecretListName, secretList),
+	}
+}
+
+func secretList(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
+	list, err := s.Secrets(ctx, call.Env.Profile)
+	if err != nil {
+		return "", err
+	}
+	if len(list) == 0 {
+		return fmt.Sprintf("no secrets in profile %s", call.Env.Profile), nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d secrets in profile %s (values are never shown):\n", len(list), call.Env.Profile)
+	for _, si := range list {
+		state := "plain"
+		if si.Sealed {
+			state = "sealed"
+		}
+		fmt.Fprintf(&b, "%s\tset %s\t%s", si.Name, when(si.Updated), state)
+		if len(si.Meta) > 0 {
+			keys := make([]string, 0, len(si.Meta))
+			for k := range si.Meta {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
+				fmt.Fprintf(&b, "\t%s=%s", k, si.Meta[k])
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return b.String(), nil
+}

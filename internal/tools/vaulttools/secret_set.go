@@ -1,0 +1,84 @@
+package vaulttools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"tai/internal/tools"
+	"tai/internal/vault"
+)
+
+//go:embed secret_set.md
+var secretSetDescription string
+
+// secretValueMax bounds a secret's value; secrets are keys and tokens.
+const secretValueMax = 64 << 10
+
+// secretNameSchema is vault.SecretRE as a JSON Schema.
+const secretNameSchema = `{"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$", ` +
+	`"description": "The secret's name: a letter or digit, then letters, digits, '_', '.' or '-'; at most 128, e.g. \"GITHUB_TOKEN\"."}`
+
+var secretSetSchema = fmt.Sprintf(`{
+  "type": "object",
+  "properties": {
+    "name": %s,
+    "value": {"type": "string", "minLength": 1, "maxLength": %d, "description": "The secret value, exactly as it should be stored."}
+  },
+  "required": ["name", "value"],
+  "additionalProperties": false
+}`, secretNameSchema, secretValueMax)
+
+func secretSetTool() *tools.Tool {
+	return &tools.Tool{
+		Name:        SecretSetName,
+		Group:       Group,
+		Description: strings.TrimSpace(secretSetDescription),
+		Schema:      json.RawMessage(secretSetSchema),
+		Hidden:      []string{"value"},
+		ConsentIn:   secretSetConsent,
+		Run:         run(SecretSetName, secretSet),
+	}
+}
+
+type secretArgs struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// secretSetConsent names the secret and whether it replaces one; the value
+// stays off the screen.
+func secretSetConsent(call tools.Call) tools.Consent {
+	var in secretArgs
+	_ = json.Unmarshal(call.Args, &in)
+	verb := "store a new"
+	if s, err := call.Env.Vault(); err == nil {
+		if _, err := s.SecretInfo(context.Background(), call.Env.Profile, in.Name); err == nil {
+			verb = "replace the"
+		}
+	}
+	return tools.Consent{
+		Title:  fmt.Sprintf("%s: %s", SecretSetName, in.Name),
+		Detail: fmt.Sprintf("%s secret %q in profile %s (the value is not shown)", verb, in.Name, call.Env.Profile),
+	}
+}
+
+func secretSet(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
+	var in secretArgs
+	if err := json.Unmarshal(call.Args, &in); err != nil {
+		return "", fmt.Errorf("arguments: %v", err)
+	}
+	if err := vault.ValidSecretName(in.Name); err != nil {
+		return "", err
+	}
+	if err := s.SetSecret(ctx, call.Env.Profile, in.Name, in.Value, nil); err != nil {
+		return "", err
+	}
+	out := fmt.Sprintf("stored secret %s in profile %s; output shows its value as [secret:%s]", in.Name, call.Env.Profile, in.Name)
+	if len(in.Value) < 6 {
+		out = fmt.Sprintf("stored secret %s in profile %s; it is under 6 characters, too short to be redacted from output", in.Name, call.Env.Profile)
+	}
+	return out + auditNote(call.Env.AuditChange(ctx, "secret-set", in.Name)), nil
+}
