@@ -137,8 +137,8 @@ type MCPRegistration struct {
 	// Tools replaces the server's cached tool list; nil leaves no tools
 	// cached (a server that needs a login first).
 	Tools []MCPTool
-	// Pins replaces the server's pins (tool → hash).
-	Pins map[string]string
+	// Pins replaces the server's pins.
+	Pins map[string]MCPPin
 	// Enable, when set, enables the server for these profiles; Disable
 	// disables it for these.
 	Enable, Disable []string
@@ -199,7 +199,7 @@ func (s *Store) RegisterMCPServer(ctx context.Context, reg MCPRegistration) erro
 				return err
 			}
 		}
-		return nil
+		return bumpMCPGen(ctx, tx)
 	})
 }
 
@@ -227,12 +227,16 @@ func (s *Store) RemoveMCPServer(ctx context.Context, name string) error {
 				return classify(err)
 			}
 		}
-		return nil
+		return bumpMCPGen(ctx, tx)
 	})
 }
 
 // SetMCPConsentedHash records the argv or URL hash a person approved.
 func (s *Store) SetMCPConsentedHash(ctx context.Context, server, hash string) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE mcp_servers SET consented_hash = ?, updated = ? WHERE name = ?`, hash, s.now(), server)
-	return classify(err)
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE mcp_servers SET consented_hash = ?, updated = ? WHERE name = ?`, hash, s.now(), server); err != nil {
+			return classify(err)
+		}
+		return bumpMCPGen(ctx, tx)
+	})
 }

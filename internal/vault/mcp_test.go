@@ -24,7 +24,7 @@ func everything() MCPRegistration {
 			{Tool: "echo", Description: "Echoes", Schema: json.RawMessage(`{"type":"object"}`)},
 			{Tool: "add", Description: "Adds"},
 		},
-		Pins:   map[string]string{"echo": "p1", "add": "p2"},
+		Pins:   map[string]MCPPin{"echo": {Hash: "p1"}, "add": {Hash: "p2"}},
 		Enable: []string{DefaultProfile},
 	}
 }
@@ -151,11 +151,19 @@ func TestMCP_Pins(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTemp(t)
 	s.RegisterMCPServer(ctx, everything())
-	if err := s.SetMCPPins(ctx, "everything", map[string]string{"echo": "new", "sub": "p3"}, []string{"add"}); err != nil {
+	gen, _ := s.MCPGeneration(ctx)
+	if err := s.SetMCPPins(ctx, "everything", map[string]MCPPin{"echo": {Hash: "new", Definition: `{"name":"echo"}`}, "sub": {Hash: "p3"}}, []string{"add"}); err != nil {
 		t.Fatal(err)
 	}
 	pins, _ := s.MCPPins(ctx, "everything")
-	if diff := cmp.Diff(map[string]string{"echo": "new", "sub": "p3"}, pins); diff != "" {
+	got := map[string]string{}
+	for k, p := range pins {
+		got[k] = p.Hash + " " + p.Definition
+	}
+	if diff := cmp.Diff(map[string]string{"echo": `new {"name":"echo"}`, "sub": "p3 "}, got); diff != "" {
 		t.Fatal(diff)
+	}
+	if gen2, _ := s.MCPGeneration(ctx); gen2 == gen {
+		t.Fatal("generation did not change")
 	}
 }

@@ -25,7 +25,10 @@ func (s *Store) SetMCPEnabled(ctx context.Context, server, profile string, enabl
 		if n == 0 {
 			return fmt.Errorf("profile %q does not exist", profile)
 		}
-		return setMCPEnabled(ctx, tx, server, profile, enabled)
+		if err := setMCPEnabled(ctx, tx, server, profile, enabled); err != nil {
+			return err
+		}
+		return bumpMCPGen(ctx, tx)
 	})
 }
 
@@ -96,7 +99,12 @@ func (s *Store) MCPTools(ctx context.Context, servers ...string) ([]MCPTool, err
 
 // ReplaceMCPTools replaces a server's cached tool list.
 func (s *Store) ReplaceMCPTools(ctx context.Context, server string, tools []MCPTool) error {
-	return s.tx(ctx, func(tx *sql.Tx) error { return replaceMCPTools(ctx, tx, server, tools, s.now()) })
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if err := replaceMCPTools(ctx, tx, server, tools, s.now()); err != nil {
+			return err
+		}
+		return bumpMCPGen(ctx, tx)
+	})
 }
 
 func replaceMCPTools(ctx context.Context, tx *sql.Tx, server string, tools []MCPTool, now int64) error {
@@ -116,31 +124,42 @@ func replaceMCPTools(ctx context.Context, tx *sql.Tx, server string, tools []MCP
 	return nil
 }
 
-// MCPPins returns a server's pins: tool → hash of the approved definition.
-func (s *Store) MCPPins(ctx context.Context, server string) (map[string]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT tool, hash FROM mcp_tool_pins WHERE server = ?`, server)
+// MCPPin is an approved tool definition: its hash, and the definition
+// itself so a later redefinition can be shown as a diff.
+type MCPPin struct {
+	Hash       string
+	Definition string // JSON of name, description and inputSchema
+	Updated    int64
+}
+
+// MCPPins returns a server's pins by tool.
+func (s *Store) MCPPins(ctx context.Context, server string) (map[string]MCPPin, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT tool, hash, definition_json, updated FROM mcp_tool_pins WHERE server = ?`, server)
 	if err != nil {
 		return nil, classify(err)
 	}
 	defer rows.Close()
-	out := map[string]string{}
+	out := map[string]MCPPin{}
 	for rows.Next() {
-		var t, h string
-		if err := rows.Scan(&t, &h); err != nil {
+		var t string
+		var p MCPPin
+		if err := rows.Scan(&t, &p.Hash, &p.Definition, &p.Updated); err != nil {
 			return nil, err
 		}
-		out[t] = h
+		out[t] = p
 	}
 	return out, rows.Err()
 }
 
 // SetMCPPins sets pins for some tools and drops those named in remove.
-func (s *Store) SetMCPPins(ctx context.Context, server string, set map[string]string, remove []string) error {
+func (s *Store) SetMCPPins(ctx context.Context, server string, set map[string]MCPPin, remove []string) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		now := s.now()
 		for _, t := range sortedNames(set) {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO mcp_tool_pins(server, tool, hash, updated) VALUES (?, ?, ?, ?)
-				ON CONFLICT(server, tool) DO UPDATE SET hash = excluded.hash, updated = excluded.updated`, server, t, set[t], now); err != nil {
+			p := set[t]
+			if _, err := tx.ExecContext(ctx, `INSERT INTO mcp_tool_pins(server, tool, hash, definition_json, updated) VALUES (?, ?, ?, ?, ?)
+				ON CONFLICT(server, tool) DO UPDATE SET hash = excluded.hash, definition_json = excluded.definition_json,
+				updated = excluded.updated`, server, t, p.Hash, p.Definition, now); err != nil {
 				return classify(err)
 			}
 		}
@@ -149,28 +168,42 @@ func (s *Store) SetMCPPins(ctx context.Context, server string, set map[string]st
 				return classify(err)
 			}
 		}
-		return nil
+		return bumpMCPGen(ctx, tx)
 	})
 }
 
-func replaceMCPPins(ctx context.Context, tx *sql.Tx, server string, pins map[string]string, now int64) error {
+func replaceMCPPins(ctx context.Context, tx *sql.Tx, server string, pins map[string]MCPPin, now int64) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM mcp_tool_pins WHERE server = ?`, server); err != nil {
 		return classify(err)
 	}
 	for _, t := range sortedNames(pins) {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO mcp_tool_pins(server, tool, hash, updated) VALUES (?, ?, ?, ?)`,
-			server, t, pins[t], now); err != nil {
+		p := pins[t]
+		if _, err := tx.ExecContext(ctx, `INSERT INTO mcp_tool_pins(server, tool, hash, definition_json, updated) VALUES (?, ?, ?, ?, ?)`,
+			server, t, p.Hash, p.Definition, now); err != nil {
 			return classify(err)
 		}
 	}
 	return nil
 }
 
-func sortedNames(m map[string]string) []string {
+func sortedNames[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)
 	}
 	sort.Strings(out)
 	return out
+}
+
+// bumpMCPGen tells every process's bridge that the MCP tables changed.
+func bumpMCPGen(ctx context.Context, tx *sql.Tx) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES ('mcp_gen', '1')
+		ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`)
+	return classify(err)
+}
+
+// MCPGeneration changes whenever any process changes the MCP tables, so a
+// cached view of them can tell it is stale with one small query.
+func (s *Store) MCPGeneration(ctx context.Context) (string, error) {
+	return s.meta(ctx, s.db, "mcp_gen")
 }
