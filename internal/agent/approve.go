@@ -57,21 +57,46 @@ func (a *Approver) Approve(ctx context.Context, t *tools.Tool, call tools.Call) 
 	if t.IsSafe(call.Args) {
 		return Verdict{Allowed: true, Reason: "safe"}, nil
 	}
-	if a.Store != nil {
-		if ok, err := a.Store.HasGrant(ctx, a.Profile, vault.GrantTool, t.Name); err != nil {
-			return Verdict{}, err
-		} else if ok {
-			return Verdict{Allowed: true, Reason: "always allowed for this tool"}, nil
-		}
-		if t.Server != "" {
-			if ok, err := a.Store.HasGrant(ctx, a.Profile, vault.GrantServer, t.Server); err != nil {
-				return Verdict{}, err
-			} else if ok {
-				return Verdict{Allowed: true, Reason: "always allowed for server " + t.Server}, nil
-			}
+	c := t.ConsentFor(call)
+	if c.Subject == "" {
+		c.Subject = t.Name
+	}
+	if c.Server == "" {
+		c.Server = t.Server
+	}
+	if v, ok, err := a.granted(ctx, c); err != nil || ok {
+		return v, err
+	}
+	return a.decide(ctx, c)
+}
+
+// granted reports a standing grant covering c.
+func (a *Approver) granted(ctx context.Context, c tools.Consent) (Verdict, bool, error) {
+	if a.Store == nil {
+		return Verdict{}, false, nil
+	}
+	if ok, err := a.Store.HasGrant(ctx, a.Profile, vault.GrantTool, c.Subject); err != nil || ok {
+		return Verdict{Allowed: ok, Reason: "always allowed for this tool"}, ok, err
+	}
+	if c.Server != "" {
+		if ok, err := a.Store.HasGrant(ctx, a.Profile, vault.GrantServer, c.Server); err != nil || ok {
+			return Verdict{Allowed: ok, Reason: "always allowed for server " + c.Server}, ok, err
 		}
 	}
-	c := t.ConsentFor(call)
+	return Verdict{}, false, nil
+}
+
+// Confirm applies the mode to a consent screen that is not a tool call
+// (registering an MCP server, a changed server command): yolo allows, auto
+// allows with a notice, ask asks the person, and nobody present denies.
+// Standing grants do not apply, and answering "always" allows only once.
+func (a *Approver) Confirm(ctx context.Context, c tools.Consent) (Verdict, error) {
+	v, err := a.decide(ctx, tools.Consent{Title: c.Title, Detail: c.Detail})
+	return v, err
+}
+
+// decide applies the approval mode to one consent screen.
+func (a *Approver) decide(ctx context.Context, c tools.Consent) (Verdict, error) {
 	switch a.Mode {
 	case profile.ApprovalYolo:
 		return Verdict{Allowed: true, Reason: "yolo"}, nil
@@ -84,7 +109,7 @@ func (a *Approver) Approve(ctx context.Context, t *tools.Tool, call tools.Call) 
 	if a.Person == nil {
 		return Verdict{Reason: ErrNoPerson.Error()}, nil
 	}
-	d, err := a.Person.Consent(ctx, c, t.Server != "")
+	d, err := a.Person.Consent(ctx, c, c.Server != "")
 	if err != nil {
 		return Verdict{}, err
 	}
@@ -92,18 +117,21 @@ func (a *Approver) Approve(ctx context.Context, t *tools.Tool, call tools.Call) 
 	case AllowOnce:
 		return Verdict{Allowed: true, Reason: "allowed once"}, nil
 	case AllowToolAlways:
-		if err := a.grant(ctx, vault.GrantTool, t.Name); err != nil {
+		if c.Subject == "" {
+			return Verdict{Allowed: true, Reason: "allowed once"}, nil
+		}
+		if err := a.grant(ctx, vault.GrantTool, c.Subject); err != nil {
 			return Verdict{}, err
 		}
 		return Verdict{Allowed: true, Reason: "always allowed for this tool"}, nil
 	case AllowServerAlways:
-		if t.Server == "" {
-			return Verdict{}, fmt.Errorf("no server to grant for %s", t.Name)
+		if c.Server == "" {
+			return Verdict{}, fmt.Errorf("no server to grant for %s", c.Title)
 		}
-		if err := a.grant(ctx, vault.GrantServer, t.Server); err != nil {
+		if err := a.grant(ctx, vault.GrantServer, c.Server); err != nil {
 			return Verdict{}, err
 		}
-		return Verdict{Allowed: true, Reason: "always allowed for server " + t.Server}, nil
+		return Verdict{Allowed: true, Reason: "always allowed for server " + c.Server}, nil
 	}
 	return Verdict{Reason: "the person declined this call"}, nil
 }

@@ -68,6 +68,10 @@ type Consent struct {
 	Detail string
 	// Server is set for MCP calls, enabling "always for this server".
 	Server string
+	// Subject is what "always for this tool" grants; empty means the tool's
+	// own name. mcp_call sets it to the bridged tool it calls, so a grant
+	// covers that one tool rather than every MCP call.
+	Subject string
 }
 
 // Call is one invocation, with the host around it.
