@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"tai/internal/textdiff"
 	"testing"
 
 	"tai/internal/tools"
@@ -161,7 +162,7 @@ func TestApplyPatch_RoundTrip(t *testing.T) {
 
 func checkRoundTrip(t *testing.T, a, b string) {
 	t.Helper()
-	d := unifiedDiff("a/f", "b/f", []byte(a), []byte(b))
+	d := textdiff.Unified("a/f", "b/f", []byte(a), []byte(b))
 	if d == "" {
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"tai/internal/textdiff"
 
 	"tai/internal/tools"
 )
@@ -135,7 +136,7 @@ func (c *change) consent(title string) tools.Consent {
 			fmt.Fprintf(&b, "(binary content: %s before, %s after)\n", size(int64(len(f.old))), size(int64(len(newData))))
 			continue
 		}
-		b.WriteString(unifiedDiff(from, to, f.old, newData))
+		b.WriteString(textdiff.Unified(from, to, f.old, newData))
 	}
 	return tools.Consent{Title: title, Detail: capLines(b.String(), consentLines)}
 }

@@ -3,6 +3,7 @@ package fs
 import (
 	"fmt"
 	"strings"
+	"tai/internal/textdiff"
 )
 
 // text is a file split into lines for patching. A line's content keeps
@@ -14,7 +15,7 @@ type text struct {
 
 func splitText(data []byte) *text {
 	t := &text{}
-	for _, l := range splitLines(string(data)) {
+	for _, l := range textdiff.SplitLines(string(data)) {
 		content, found := strings.CutSuffix(l, "\n")
 		end := ""
 		if found {

@@ -1,4 +1,6 @@
-package fs
+// Package textdiff computes line diffs (Myers) and renders them as unified
+// diffs, for consent screens and tool-definition changes.
+package textdiff
 
 import (
 	"fmt"
@@ -12,11 +14,11 @@ const diffContext = 3
 // the file is shown as removed and re-added, a correct but longer diff.
 const maxEdits = 2000
 
-// unifiedDiff renders the change from a to b as a unified diff headed
+// Unified renders the change from a to b as a unified diff headed
 // "--- from" and "+++ to", or "" when they are equal. apply_patch accepts
 // what it produces.
-func unifiedDiff(from, to string, a, b []byte) string {
-	al, bl := splitLines(string(a)), splitLines(string(b))
+func Unified(from, to string, a, b []byte) string {
+	al, bl := SplitLines(string(a)), SplitLines(string(b))
 	ops := diffLines(al, bl)
 	if len(ops) == 0 {
 		return ""
@@ -29,9 +31,9 @@ func unifiedDiff(from, to string, a, b []byte) string {
 	return sb.String()
 }
 
-// splitLines splits s into lines that keep their "\n"; a last line
+// SplitLines splits s into lines that keep their "\n"; a last line
 // without one stays as it is.
-func splitLines(s string) []string {
+func SplitLines(s string) []string {
 	if s == "" {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package fs
+package textdiff
 
 import (
 	"strings"
@@ -22,7 +22,7 @@ func TestUnifiedDiff(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := unifiedDiff("x", "y", []byte(tt.a), []byte(tt.b)); got != tt.want {
+			if got := Unified("x", "y", []byte(tt.a), []byte(tt.b)); got != tt.want {
 				t.Errorf("got:\n%s\nwant:\n%s", got, tt.want)
 			}
 		})
