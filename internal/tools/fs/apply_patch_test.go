@@ -5,9 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"tai/internal/textdiff"
 	"testing"
 
+	"tai/internal/textdiff"
 	"tai/internal/tools"
 )
 

@@ -7,8 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"tai/internal/textdiff"
 
+	"tai/internal/textdiff"
 	"tai/internal/tools"
 )
 

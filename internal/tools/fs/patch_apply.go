@@ -3,6 +3,7 @@ package fs
 import (
 	"fmt"
 	"strings"
+
 	"tai/internal/textdiff"
 )
 
