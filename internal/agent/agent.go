@@ -6,6 +6,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
 
 	"tai/internal/llm"
@@ -90,11 +91,15 @@ type VaultHistory struct {
 	Session string
 }
 
-// Append implements History.
+// Append implements History. Known secret values are redacted first, so a
+// value the model passed to secret_set is not kept in clear in the history.
 func (h VaultHistory) Append(ctx context.Context, msgs ...llm.Message) error {
 	raw, err := encodeMessages(msgs)
 	if err != nil {
 		return err
+	}
+	for i, r := range raw {
+		raw[i] = json.RawMessage(h.Store.Redact(string(r)))
 	}
 	return h.Store.AppendHistory(ctx, h.Profile, h.Session, raw...)
 }

@@ -60,11 +60,12 @@ func isDenial(s string) bool {
 // approval, the tool itself, redaction and the audit trail.
 func (t *turn) runCall(ctx context.Context, c llm.ToolCall) (llm.Message, string) {
 	a := t.a
-	t.emit(Event{Type: EventToolCall, CallID: c.ID, Tool: c.Name, Arguments: rawOrString(c.Arguments)})
 	tl, ok := t.lookup(c.Name)
 	if !ok {
+		t.emit(Event{Type: EventToolCall, CallID: c.ID, Tool: c.Name, Arguments: rawOrString(c.Arguments)})
 		return toolMessage(c, fmt.Sprintf("unknown tool %q: call tool_search to find the right tool", c.Name), true), ""
 	}
+	t.emit(Event{Type: EventToolCall, CallID: c.ID, Tool: c.Name, Arguments: tl.Shown(rawOrString(c.Arguments))})
 	if tl.Bridged() && a.Env != nil && a.Env.Served {
 		return toolMessage(c, "bridged MCP tools are not available in a served session", true), ""
 	}
@@ -137,7 +138,7 @@ func (t *turn) audit(ctx context.Context, tl *tools.Tool, args json.RawMessage, 
 		subject = tl.Server + "/" + tl.Remote
 	}
 	_ = env.Store.Audit(context.WithoutCancel(ctx), vault.AuditEntry{Profile: env.Profile, Kind: kind, Subject: subject,
-		Digest: vault.Digest(args), Outcome: outcome, DurationMS: took.Milliseconds(), Size: int64(size)})
+		Digest: vault.Digest(tl.Shown(args)), Outcome: outcome, DurationMS: took.Milliseconds(), Size: int64(size)})
 }
 
 func compact(b []byte) string {

@@ -87,7 +87,8 @@ func (a *App) newChat(ctx context.Context, o chatOptions) (*chat, error) {
 		return nil, err
 	}
 	reg := tools.NewRegistry(catalog.Native()...)
-	env := &tools.Env{Dir: dir, Store: a.store, Profile: cfg.Profile, Prompter: o.Prompter, State: &tools.State{}}
+	env := &tools.Env{Dir: dir, Store: a.store, Profile: cfg.Profile, Prompter: o.Prompter, State: &tools.State{},
+		Approval: cfg.Approval()}
 	ag := &agent.Agent{
 		Client:   client,
 		Tools:    reg,

@@ -48,6 +48,9 @@ type Tool struct {
 	Server string
 	// Remote is the bridged tool's name on its server.
 	Remote string
+	// Unoffered marks a bridged tool that is listed but never offered to
+	// the model (past its server's MCP_MAX_TOOLS); mcp_call still reaches it.
+	Unoffered bool
 }
 
 // Bridged reports whether t is a foreign MCP tool.
