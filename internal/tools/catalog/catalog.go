@@ -13,6 +13,7 @@ import (
 	"tai/internal/tools/shell"
 	"tai/internal/tools/subagent"
 	"tai/internal/tools/vaulttools"
+	"tai/internal/tools/web"
 )
 
 // Native returns every native tool, freshly built.
@@ -35,4 +36,5 @@ var groups = []func() []*tools.Tool{
 	people.Tools,
 	subagent.Tools,
 	vaulttools.Tools,
+	web.Tools,
 }

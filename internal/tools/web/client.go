@@ -1,0 +1,211 @@
+package web
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"tai/internal/tools"
+	"tai/internal/tools/clip"
+)
+
+// Limits of one request.
+const (
+	maxRedirects = 5
+	timeout      = 30 * time.Second
+	maxBody      = 5 << 20  // bytes downloaded at most
+	showHead     = 60 << 10 // text shown: the first showHead bytes …
+	showTail     = 4 << 10  // … and the last showTail
+)
+
+// transport is shared by every request, for its connection pool.
+var transport = http.DefaultTransport.(*http.Transport).Clone()
+
+// request is one HTTP exchange a tool asks for.
+type request struct {
+	method string
+	url    string
+	header map[string]string
+	body   string
+	secret *secretRef
+}
+
+// response is what came back, the body capped at maxBody.
+type response struct {
+	status    string // "200 OK"
+	code      int
+	proto     string
+	header    http.Header
+	url       *url.URL // after redirects
+	body      []byte
+	truncated bool
+}
+
+// exchange carries out r for a tool call in env. The secret's value, when
+// r names one, is returned so the caller can keep it out of the result.
+func exchange(ctx context.Context, env *tools.Env, r request) (*response, string, error) {
+	u, err := checkURL(r.url)
+	if err != nil {
+		return nil, "", err
+	}
+	req, err := http.NewRequestWithContext(ctx, r.method, u.String(), strings.NewReader(r.body))
+	if err != nil {
+		return nil, "", err
+	}
+	if r.body == "" {
+		req.Body, req.GetBody, req.ContentLength = http.NoBody, nil, 0
+	}
+	req.Header.Set("User-Agent", userAgent)
+	for k, v := range r.header {
+		if !headerName.MatchString(k) || strings.ContainsAny(v, "\r\n") {
+			return nil, "", fmt.Errorf("header %q: names are tokens and values hold no line breaks", k)
+		}
+		req.Header.Set(k, v)
+	}
+	value := ""
+	if r.secret != nil {
+		if value, err = secretValue(ctx, env, r.secret); err != nil {
+			return nil, "", err
+		}
+		req.Header.Set(r.secret.Header, r.secret.Prefix+value)
+	}
+	client := &http.Client{Transport: transport, Timeout: timeout, CheckRedirect: redirectPolicy(u, r.secret)}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, value, describe(r.method, u, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	if err != nil {
+		return nil, value, fmt.Errorf("%s %s: reading the body: %w", r.method, resp.Request.URL, err)
+	}
+	out := &response{status: resp.Status, code: resp.StatusCode, proto: resp.Proto, header: resp.Header, url: resp.Request.URL, body: body}
+	if len(body) > maxBody {
+		out.body, out.truncated = body[:maxBody], true
+	}
+	return out, value, nil
+}
+
+// checkURL accepts absolute http and https URLs only.
+func checkURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("not a URL: %v", err)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return nil, fmt.Errorf("only http and https URLs can be fetched, not %q", raw)
+	case u.Host == "":
+		return nil, fmt.Errorf("URL %q has no host", raw)
+	}
+	return u, nil
+}
+
+// redirectPolicy follows at most maxRedirects redirects, to http and https
+// only, and drops the secret's header on any hop that leaves the origin of
+// the URL the call named.
+func redirectPolicy(origin *url.URL, s *secretRef) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		if len(via) > maxRedirects {
+			return fmt.Errorf("stopped after %d redirects (the limit)", maxRedirects)
+		}
+		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
+			return fmt.Errorf("refused a redirect to %s: only http and https are followed", req.URL.Redacted())
+		}
+		if s != nil && (req.URL.Scheme != origin.Scheme || req.URL.Host != origin.Host) {
+			req.Header.Del(s.Header)
+		}
+		return nil
+	}
+}
+
+// describe turns a client error into one line saying what went wrong.
+func describe(method string, u *url.URL, err error) error {
+	var uerr *url.Error
+	if errors.As(err, &uerr) {
+		err = uerr.Err
+	}
+	var dns *net.DNSError
+	var cert *x509.UnknownAuthorityError
+	var host x509.HostnameError
+	var netErr net.Error
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		err = fmt.Errorf("connection refused: nothing is listening at %s", hostPort(u))
+	case errors.As(err, &dns):
+		err = fmt.Errorf("cannot resolve host %s", dns.Name)
+	case errors.As(err, &cert), errors.As(err, &host):
+		err = fmt.Errorf("TLS certificate not trusted: %v", err)
+	case errors.Is(err, context.Canceled):
+		err = errors.New("cancelled")
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
+		err = fmt.Errorf("no response within %s", timeout)
+	}
+	return fmt.Errorf("%s %s: %w", method, u.Redacted(), err)
+}
+
+func hostPort(u *url.URL) string {
+	if u.Port() != "" {
+		return u.Host
+	}
+	if u.Scheme == "https" {
+		return u.Host + ":443"
+	}
+	return u.Host + ":80"
+}
+
+// secretValue reads the named secret from the call's vault and profile.
+func secretValue(ctx context.Context, env *tools.Env, s *secretRef) (string, error) {
+	if env == nil || env.Store == nil {
+		return "", fmt.Errorf("secret %s: no vault is open in this host", s.Name)
+	}
+	v, err := env.Store.Secret(ctx, env.Profile, s.Name)
+	if err != nil {
+		return "", fmt.Errorf("secret %s: %w; list the names with secret_list", s.Name, err)
+	}
+	if strings.ContainsAny(v, "\r\n") {
+		return "", fmt.Errorf("secret %s holds a line break and cannot go in a header", s.Name)
+	}
+	return v, nil
+}
+
+// redact keeps secret values out of text: the one this call sent, and
+// every value the vault knows.
+func redact(env *tools.Env, s *secretRef, value, text string) string {
+	if s != nil && value != "" {
+		text = strings.ReplaceAll(text, value, "[secret:"+s.Name+"]")
+	}
+	if env != nil && env.Store != nil {
+		text = env.Store.Redact(text)
+	}
+	return text
+}
+
+// bodyText renders a text body capped for the model, noting a download cut
+// short.
+func bodyText(body []byte, truncated bool) string {
+	b := clip.New(showHead, showTail)
+	b.Write(body)
+	s := b.String()
+	if truncated {
+		s += fmt.Sprintf("\n[body over %s bytes: the rest was not downloaded]", clip.Count(maxBody))
+	}
+	return s
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

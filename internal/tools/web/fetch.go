@@ -1,0 +1,105 @@
+package web
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"tai/internal/tools"
+	"tai/internal/tools/clip"
+)
+
+// FetchName is the web_fetch tool's name.
+const FetchName = "web_fetch"
+
+//go:embed fetch.md
+var fetchDescription string
+
+var fetchSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "url": {"type": "string", "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://", "description": "The http or https URL to fetch."},
+    "raw": {"type": "boolean", "description": "Return HTML as received instead of converting it to text."},
+    "secret": ` + secretSchema + `
+  },
+  "required": ["url"],
+  "additionalProperties": false
+}`)
+
+type fetchArgs struct {
+	URL    string     `json:"url"`
+	Raw    bool       `json:"raw"`
+	Secret *secretRef `json:"secret"`
+}
+
+// Fetch returns the web_fetch tool. A fetch only reads, so it is safe,
+// unless it sends a secret.
+func Fetch() *tools.Tool {
+	return &tools.Tool{
+		Name:        FetchName,
+		Description: fetchDescription,
+		Schema:      fetchSchema,
+		Group:       Group,
+		Safe: func(raw json.RawMessage) bool {
+			a, err := decode[fetchArgs](raw)
+			return err == nil && a.Secret == nil
+		},
+		Consent: func(raw json.RawMessage) tools.Consent {
+			a, _ := decode[fetchArgs](raw)
+			return consent(FetchName, http.MethodGet, a.URL, nil, "", a.Secret)
+		},
+		Run: runFetch,
+	}
+}
+
+func runFetch(ctx context.Context, call tools.Call) (tools.Result, error) {
+	a, err := decode[fetchArgs](call.Args)
+	if err != nil {
+		return tools.Errorf("%s: invalid arguments: %v", FetchName, err), nil
+	}
+	header := map[string]string{"Accept": "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5"}
+	resp, value, err := exchange(ctx, call.Env, request{method: http.MethodGet, url: a.URL, header: header, secret: a.Secret})
+	if err != nil {
+		return tools.Errorf("%s", redact(call.Env, a.Secret, value, FetchName+": "+err.Error())), nil
+	}
+	res := fetchResult(resp, a.Raw)
+	res.Text = redact(call.Env, a.Secret, value, res.Text)
+	return res, nil
+}
+
+// fetchResult renders a response: the final URL, the title of a page, and
+// its text; a status other than 2xx is a tool error showing the start of
+// the body.
+func fetchResult(resp *response, raw bool) tools.Result {
+	ctype := resp.header.Get("Content-Type")
+	if !isText(ctype, resp.body) {
+		return tools.Errorf("%s: %s is %s (%s bytes), not text; web_fetch returns text only",
+			FetchName, resp.url.Redacted(), orUnknown(mediaType(ctype)), clip.Count(int64(len(resp.body))))
+	}
+	body := toUTF8(ctype, resp.body)
+	var head strings.Builder
+	fmt.Fprintf(&head, "URL: %s\n", resp.url.Redacted())
+	if isHTML(ctype, body) && !raw {
+		title, text := htmlText(string(body), resp.url)
+		if title != "" {
+			fmt.Fprintf(&head, "Title: %s\n", clip.Clean(title))
+		}
+		body = []byte(text)
+	}
+	if resp.code/100 != 2 {
+		short := clip.New(2<<10, 0)
+		short.Write(body)
+		return tools.Errorf("%s: GET %s: %s\n\n%s", FetchName, resp.url.Redacted(), resp.status, short.String())
+	}
+	return tools.Text(head.String() + "\n" + bodyText(body, resp.truncated))
+}
+
+func orUnknown(mt string) string {
+	if mt == "" {
+		return "of unknown type"
+	}
+	return mt
+}

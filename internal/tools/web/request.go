@@ -1,0 +1,92 @@
+package web
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"tai/internal/tools"
+	"tai/internal/tools/clip"
+)
+
+// RequestName is the http_request tool's name.
+const RequestName = "http_request"
+
+//go:embed request.md
+var requestDescription string
+
+var requestSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "method": {"type": "string", "enum": ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"], "description": "Default GET."},
+    "url": {"type": "string", "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://", "description": "The http or https URL."},
+    "headers": {"type": "object", "additionalProperties": {"type": "string"}, "maxProperties": 50, "description": "Request headers by name."},
+    "body": {"type": "string", "maxLength": 1048576, "description": "Request body, sent as is; set Content-Type in headers."},
+    "secret": ` + secretSchema + `
+  },
+  "required": ["url"],
+  "additionalProperties": false
+}`)
+
+type requestArgs struct {
+	Method  string            `json:"method"`
+	URL     string            `json:"url"`
+	Headers map[string]string `json:"headers"`
+	Body    string            `json:"body"`
+	Secret  *secretRef        `json:"secret"`
+}
+
+func (a requestArgs) method() string {
+	if a.Method == "" {
+		return "GET"
+	}
+	return a.Method
+}
+
+// Request returns the http_request tool. A request can change anything a
+// server offers, so it is never safe.
+func Request() *tools.Tool {
+	return &tools.Tool{
+		Name:        RequestName,
+		Description: requestDescription,
+		Schema:      requestSchema,
+		Group:       Group,
+		Consent: func(raw json.RawMessage) tools.Consent {
+			a, _ := decode[requestArgs](raw)
+			return consent(RequestName, a.method(), a.URL, a.Headers, a.Body, a.Secret)
+		},
+		Run: runRequest,
+	}
+}
+
+func runRequest(ctx context.Context, call tools.Call) (tools.Result, error) {
+	a, err := decode[requestArgs](call.Args)
+	if err != nil {
+		return tools.Errorf("%s: invalid arguments: %v", RequestName, err), nil
+	}
+	r := request{method: a.method(), url: a.URL, header: a.Headers, body: a.Body, secret: a.Secret}
+	resp, value, err := exchange(ctx, call.Env, r)
+	if err != nil {
+		return tools.Errorf("%s", redact(call.Env, a.Secret, value, RequestName+": "+err.Error())), nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s\n", resp.proto, resp.status)
+	for _, k := range sortedKeys(resp.header) {
+		for _, v := range resp.header[k] {
+			fmt.Fprintf(&b, "%s: %s\n", k, clip.Clean(v))
+		}
+	}
+	b.WriteString("\n")
+	ctype := resp.header.Get("Content-Type")
+	switch {
+	case len(resp.body) == 0:
+		b.WriteString("(empty body)")
+	case isText(ctype, resp.body):
+		b.WriteString(bodyText(toUTF8(ctype, resp.body), resp.truncated))
+	default:
+		fmt.Fprintf(&b, "(binary body: %s bytes of %s)", clip.Count(int64(len(resp.body))), orUnknown(mediaType(ctype)))
+	}
+	return tools.Text(redact(call.Env, a.Secret, value, b.String())), nil
+}

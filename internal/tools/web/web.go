@@ -1,0 +1,84 @@
+// Package web holds web_fetch and http_request: HTTP(S) only, at most five
+// redirects, capped bodies, and vault secrets sent only when a call names
+// one, never shown in a result.
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	tai "tai"
+	"tai/internal/tools"
+)
+
+// Group is the catalogue group of every tool in this package.
+const Group = "web"
+
+// Tools returns the group's tools.
+func Tools() []*tools.Tool {
+	return []*tools.Tool{Fetch(), Request()}
+}
+
+var userAgent = "tai/" + tai.Version
+
+// secretRef names a vault secret to send in a header.
+type secretRef struct {
+	Name   string `json:"name"`
+	Header string `json:"header"`
+	Prefix string `json:"prefix"`
+}
+
+// secretSchema is the schema of the secret argument both tools take.
+const secretSchema = `{
+      "type": "object",
+      "description": "Send a vault secret of the current profile in a request header. Name it; its value is never shown.",
+      "properties": {
+        "name": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$", "description": "The secret's name in the vault."},
+        "header": {"type": "string", "pattern": "^[A-Za-z0-9!#$%&'*+.^_|~-]+$", "description": "Header that carries it, such as Authorization."},
+        "prefix": {"type": "string", "maxLength": 64, "description": "Text sent before the value, such as \"Bearer \"."}
+      },
+      "required": ["name", "header"],
+      "additionalProperties": false
+    }`
+
+// headerName is an HTTP header field name (an RFC 9110 token).
+var headerName = regexp.MustCompile("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$")
+
+// decode reads a call's arguments strictly: unknown fields are an error.
+func decode[T any](raw json.RawMessage) (T, error) {
+	var v T
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return v, nil
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.DisallowUnknownFields()
+	err := d.Decode(&v)
+	return v, err
+}
+
+// consent describes a call for the approval screen: the request line, the
+// headers and body the model wrote, and the secret by name only.
+func consent(tool, method, url string, header map[string]string, body string, s *secretRef) tools.Consent {
+	var d strings.Builder
+	fmt.Fprintf(&d, "%s %s\n", method, url)
+	for _, k := range sortedKeys(header) {
+		fmt.Fprintf(&d, "%s: %s\n", k, header[k])
+	}
+	if s != nil {
+		fmt.Fprintf(&d, "%s: %s[secret %s from the vault, not shown]\n", s.Header, s.Prefix, s.Name)
+	}
+	if body != "" {
+		if len(body) > 2000 {
+			body = body[:2000] + "… (" + fmt.Sprint(len(body)) + " bytes in all)"
+		}
+		d.WriteString("\n" + body + "\n")
+	}
+	title := tool + ": " + method + " " + url
+	if s != nil {
+		title += " with secret " + s.Name
+	}
+	return tools.Consent{Title: title, Detail: d.String()}
+}
