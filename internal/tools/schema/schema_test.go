@@ -176,3 +176,18 @@ func errText(err error) string {
 	}
 	return err.Error()
 }
+
+// BenchmarkValidate measures a typical call: compile a native tool's schema
+// and check arguments against it, as tools.Invoke does on every call.
+func BenchmarkValidate(b *testing.B) {
+	args := []byte(`{"path":"a/b.go","old_string":"x","count":3,"mode":"a","edits":[{"new_string":"y"},{"new_string":"z"}]}`)
+	for b.Loop() {
+		s, err := Compile([]byte(editSchema))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := s.ValidateJSON(args); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -47,8 +47,9 @@ type grepArgs struct {
 // query is a checked grep call, as both engines take it.
 type query struct {
 	re         *regexp.Regexp
-	goPattern  string // the pattern with (?i) when ignoring case
-	root       string // absolute
+	whole      *regexp.Regexp // re in multi-line mode, to rule out a whole file at once; nil if unsafe
+	goPattern  string         // the pattern with (?i) when ignoring case
+	root       string         // absolute
 	rootIsFile bool
 	filter     *pattern
 	context    int

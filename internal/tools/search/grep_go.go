@@ -51,8 +51,17 @@ func grepFile(q *query, path string) ([]hit, error) {
 	}
 	defer f.Close()
 	r := bufio.NewReaderSize(f, binarySniff)
-	if head, _ := r.Peek(binarySniff); bytes.IndexByte(head, 0) >= 0 {
+	head, _ := r.Peek(binarySniff)
+	if bytes.IndexByte(head, 0) >= 0 {
 		return nil, nil
+	}
+	if len(head) < binarySniff { // the whole file is in head: rule it out at once if possible
+		if prefix, _ := q.re.LiteralPrefix(); prefix != "" && !bytes.Contains(head, []byte(prefix)) {
+			return nil, nil
+		}
+		if q.whole != nil && !q.whole.Match(head) {
+			return nil, nil
+		}
 	}
 	return searchLines(r, q.re, q.context, q.filesOnly)
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"strings"
 
 	"tai/internal/tools"
 )
@@ -22,6 +23,10 @@ func newQuery(env *tools.Env, a grepArgs) (*query, error) {
 		return nil, fmt.Errorf("pattern is not a valid regular expression: %v", err)
 	}
 	q.re = re
+	if !strings.Contains(a.Pattern, `\A`) && !strings.Contains(a.Pattern, `\z`) {
+		// Every line a line-by-line match finds, this finds in the file.
+		q.whole, _ = regexp.Compile("(?m)" + q.goPattern)
+	}
 	if a.Glob != "" {
 		p, ok := parsePattern(a.Glob)
 		if !ok || p.negate {
