@@ -76,6 +76,10 @@ func TestReadOnly_Safe(t *testing.T) {
 		"ls -la \\\n /tmp",
 		"cat file\\ name",
 		"jq .name package.json",
+		"echo '`rm x`' '$(rm x)' 'a > b'",
+		"echo \"\\`rm x\\`\" \"\\$(rm x)\"",
+		"echo \\$\\(rm x\\)",
+		"cat README.md | grep -c '' # count lines; rm -rf /",
 	} {
 		if err := ReadOnly(line); err != nil {
 			t.Errorf("ReadOnly(%q) = %v, want read-only", line, err)
@@ -174,6 +178,10 @@ func TestReadOnly_Unsafe(t *testing.T) {
 		{`echo "open`, `unterminated "`},
 		{"echo `open", "unterminated `"},
 		{"echo $(open", "unterminated $("},
+		{"echo \"`rm x`\"", "rm is not"},
+		{"echo \"$(echo ')')\" $(rm x)", "rm is not"},
+		{"ls\r", "is not on the read-only list"},
+		{"echo \\$(rm x\\)", "unexpected ("}, // sh: syntax error too
 		{"sort -o out in", "option -o"},
 		{"sort -uo out in", "option -uo"},
 		{"sort --output=out", "option --output"},
@@ -203,4 +211,14 @@ func TestReadOnly_Unsafe(t *testing.T) {
 			t.Errorf("ReadOnly(%q) = %q, want a reason containing %q", tt.line, err, tt.reason)
 		}
 	}
+}
+
+// The scanner meets arbitrary model output: it must never panic or loop.
+func FuzzReadOnly(f *testing.F) {
+	for _, s := range []string{"ls -la | head", "echo \"$(cat `pwd`)\" 2>&1", "find . -name '*.go' -exec x {} \\;", "a=b (c) <d >e", "$((1+$(x)))", "\\", "'", "\"\\"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		ReadOnly(line)
+	})
 }

@@ -33,7 +33,7 @@ var shellSchema = json.RawMessage(`{
   "type": "object",
   "properties": {
     "command": {"type": "string", "minLength": 1, "description": "The command line, run by /bin/sh -c."},
-    "timeout": {"type": "integer", "minimum": 1, "maximum": 600, "description": "Seconds until the command and everything it started are killed. Default 120; background jobs have no limit unless this is given."},
+    "timeout": {"type": "integer", "minimum": 1, "maximum": 600, "description": "Seconds until the command's process group is killed. Default 120; background jobs have no limit unless this is given."},
     "background": {"type": "boolean", "description": "Start the command as a job and answer at once with its id."}
   },
   "required": ["command"],

@@ -28,7 +28,7 @@ var (
 // [text](absolute URL), scripts and styles dropped, whitespace collapsed
 // outside <pre>. It is forgiving, like browsers: any input gives some text.
 func htmlText(doc string, base *url.URL) (title, text string) {
-	w := &textWriter{base: base, linkAt: -1}
+	w := &textWriter{base: base}
 	lower := asciiLower(doc)
 	for i := 0; i < len(doc); {
 		if doc[i] != '<' {

@@ -41,3 +41,14 @@ func TestHTMLText(t *testing.T) {
 		}
 	}
 }
+
+// Pages are untrusted: any input gives text, never a panic.
+func FuzzHTMLText(f *testing.F) {
+	for _, s := range []string{"<p>a<a href='x'>b</a></p>", "<pre><ul><li>x", "<a href=\"", "<!--", "<title>t", "<<>>&amp;", "<td></td><td>"} {
+		f.Add(s)
+	}
+	base, _ := url.Parse("https://example.com/")
+	f.Fuzz(func(t *testing.T, doc string) {
+		htmlText(doc, base)
+	})
+}

@@ -17,8 +17,8 @@ type textWriter struct {
 	lists int  // depth inside <ul>/<ol>
 	cells int  // cells written in the current table row
 
-	linkAt   int    // length of b when the open <a> started, or -1
-	linkHref string // its absolute URL
+	linkHref string // absolute URL of the open <a>, or ""
+	linkText bool   // its "[" is written: it has text
 }
 
 func (w *textWriter) owe(n int) {
@@ -29,6 +29,7 @@ func (w *textWriter) owe(n int) {
 func (w *textWriter) text(s string) {
 	if w.pre > 0 {
 		w.flush()
+		w.openLink()
 		w.b.WriteString(s)
 		return
 	}
@@ -41,6 +42,7 @@ func (w *textWriter) text(s string) {
 			w.space = true
 		}
 		w.flush()
+		w.openLink()
 		w.b.WriteString(word)
 	}
 	if len(words) > 0 && isSpace(s[len(s)-1]) {
@@ -54,7 +56,7 @@ func (w *textWriter) flush() {
 	case w.b.Len() == 0:
 	case w.nl > 0:
 		w.b.WriteString(strings.Repeat("\n", w.nl))
-	case w.space && !(w.linkAt >= 0 && w.b.Len() == w.linkAt+1):
+	case w.space:
 		w.b.WriteByte(' ')
 	}
 	w.nl, w.space = 0, false
@@ -112,28 +114,26 @@ func listGap(d int) int {
 	return 1
 }
 
-// link writes an <a> as [text](url) when it has text and a useful href.
+// link handles <a> and </a>: a link with text and a useful href becomes
+// [text](url); its "[" waits for the first word, so links without text
+// (icons) leave nothing.
 func (w *textWriter) link(t tag) {
 	if !t.end {
-		w.linkAt, w.linkHref = -1, ""
-		if u := w.resolve(t.href); u != "" {
-			w.flush()
-			w.linkAt, w.linkHref = w.b.Len(), u
-			w.b.WriteByte('[')
-		}
+		w.linkHref, w.linkText = w.resolve(t.href), false
 		return
 	}
-	if w.linkAt < 0 {
-		return
-	}
-	if w.b.Len() == w.linkAt+1 { // no text: drop the "["
-		s := w.b.String()[:w.linkAt]
-		w.b.Reset()
-		w.b.WriteString(s)
-	} else {
+	if w.linkText {
 		w.b.WriteString("](" + w.linkHref + ")")
 	}
-	w.linkAt = -1
+	w.linkHref, w.linkText = "", false
+}
+
+// openLink writes the "[" of an open link before its first text.
+func (w *textWriter) openLink() {
+	if w.linkHref != "" && !w.linkText {
+		w.b.WriteByte('[')
+		w.linkText = true
+	}
 }
 
 // resolve makes href absolute; in-page anchors and scripts give "".
