@@ -16,8 +16,10 @@ func sprintf(format string, args ...any) string {
 // (background jobs, undo snapshots). Each group stores one value under its
 // own key and creates it on first use.
 type State struct {
-	mu sync.Mutex
-	m  map[string]any
+	mu      sync.Mutex
+	m       map[string]any
+	closers []func()
+	closed  bool
 }
 
 // Get returns the value stored under key, creating it with mk when absent.
@@ -33,4 +35,30 @@ func (s *State) Get(key string, mk func() any) any {
 		s.m[key] = v
 	}
 	return v
+}
+
+// OnClose registers fn to run when the host closes s. Groups that start
+// processes (background jobs) stop them there. After Close, fn runs at once.
+func (s *State) OnClose(fn func()) {
+	s.mu.Lock()
+	if !s.closed {
+		s.closers = append(s.closers, fn)
+		s.mu.Unlock()
+		return
+	}
+	s.mu.Unlock()
+	fn()
+}
+
+// Close runs the functions given to OnClose, most recent first, and waits
+// for them. Hosts call it when the session that owns s ends (tai exits, a
+// subagent finishes). A second Close does nothing.
+func (s *State) Close() {
+	s.mu.Lock()
+	fns := s.closers
+	s.closers, s.closed = nil, true
+	s.mu.Unlock()
+	for i := len(fns) - 1; i >= 0; i-- {
+		fns[i]()
+	}
 }

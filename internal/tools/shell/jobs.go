@@ -27,26 +27,35 @@ const stateKey = "shell.jobs"
 // reachable only through their ids here, so the job tools can never touch a
 // process tai did not start.
 type jobTable struct {
-	mu   sync.Mutex
-	next int
-	jobs map[string]*job
+	mu     sync.Mutex
+	next   int
+	jobs   map[string]*job
+	closed bool // the host closed its State: no new jobs
 }
 
 // jobsOf returns env's job table, or an error when the host keeps no state.
+// The table's jobs are stopped when the host closes its State.
 func jobsOf(env *tools.Env) (*jobTable, error) {
 	if env == nil || env.State == nil {
 		return nil, errors.New("this host keeps no job state; run the command without background")
 	}
-	return env.State.Get(stateKey, func() any { return &jobTable{jobs: map[string]*job{}} }).(*jobTable), nil
+	created := false
+	t := env.State.Get(stateKey, func() any {
+		created = true
+		return &jobTable{jobs: map[string]*job{}}
+	}).(*jobTable)
+	if created {
+		env.State.OnClose(t.stopAll)
+	}
+	return t, nil
 }
 
-// StopJobs kills every running job of st and waits for them to end. Hosts
-// call it before exiting.
-func StopJobs(st *tools.State) {
-	t, err := jobsOf(&tools.Env{State: st})
-	if err != nil {
-		return
-	}
+// stopAll kills every running job, waits for them to end, and refuses new
+// ones: the session that owned them is over.
+func (t *jobTable) stopAll() {
+	t.mu.Lock()
+	t.closed = true
+	t.mu.Unlock()
 	for _, j := range t.list() {
 		j.stop()
 	}
@@ -56,6 +65,9 @@ func StopJobs(st *tools.State) {
 func (t *jobTable) start(dir, line string, timeout int) (*job, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.closed {
+		return nil, errors.New("this session has ended; it starts no more jobs")
+	}
 	var running []string
 	for _, j := range t.jobs {
 		if !j.ended() {

@@ -14,7 +14,7 @@ import (
 // of the test.
 func newHost(t *testing.T) *tools.Env {
 	env := &tools.Env{State: &tools.State{}}
-	t.Cleanup(func() { StopJobs(env.State) })
+	t.Cleanup(env.State.Close)
 	return env
 }
 
@@ -188,18 +188,22 @@ func TestJobs_BadInputs(t *testing.T) {
 	}
 }
 
-func TestStopJobs_KillsEveryRunningJob(t *testing.T) {
+// Closing the host's State (tai exits, a subagent ends) stops its jobs.
+func TestJobs_StopWhenTheStateCloses(t *testing.T) {
 	env := &tools.Env{State: &tools.State{}}
 	var groups []int
 	for range 3 {
 		_, pid := startBackground(t, env, `sleep 1000`, "")
 		groups = append(groups, pid)
 	}
-	StopJobs(env.State)
+	env.State.Close()
 	for _, g := range groups {
 		assertGroupKilled(t, g)
 	}
-	StopJobs(&tools.State{}) // a host that never started a job
+	res := call(t, Shell(), env, shellArgsJSON("sleep 1", `, "background": true`))
+	if !res.IsError || !strings.Contains(res.Text, "this session has ended; it starts no more jobs") {
+		t.Fatalf("start after close: %+v", res)
+	}
 }
 
 func TestJobTools_Safety(t *testing.T) {
