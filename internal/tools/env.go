@@ -20,11 +20,34 @@ func (e *Env) Vault() (*vault.Store, error) {
 
 // AuditChange appends a row for a change to what tai trusts (a secret, a
 // setting, the current profile) made by a tool, as the matching tai
-// command does, so `tai audit --kind KIND` shows both.
-func (e *Env) AuditChange(ctx context.Context, kind, subject string) error {
+// command does, so `tai audit --kind KIND` shows both. It returns "", or,
+// when the row could not be written, a line for the end of the tool's
+// result: the change stands, but the person should know.
+func (e *Env) AuditChange(ctx context.Context, kind, subject string) string {
 	s, err := e.Vault()
-	if err != nil {
-		return err
+	if err == nil {
+		err = s.Audit(ctx, vault.AuditEntry{Profile: e.Profile, Kind: kind, Subject: subject, Outcome: "ok"})
 	}
-	return s.Audit(ctx, vault.AuditEntry{Profile: e.Profile, Kind: kind, Subject: subject, Outcome: "ok"})
+	if err != nil {
+		return "\nwarning: the audit trail was not written: " + err.Error()
+	}
+	return ""
+}
+
+// WithVault makes a Run function from the body of a tool over the vault.
+// A host without a vault, or an error from body, becomes a one-line tool
+// error prefixed with the tool's name; all text passes through the vault's
+// Redact, so no secret value reaches the model.
+func WithVault(name string, body func(ctx context.Context, s *vault.Store, call Call) (string, error)) func(context.Context, Call) (Result, error) {
+	return func(ctx context.Context, call Call) (Result, error) {
+		s, err := call.Env.Vault()
+		if err != nil {
+			return Errorf("%s: %v", name, err), nil
+		}
+		text, err := body(ctx, s, call)
+		if err != nil {
+			return Errorf("%s: %s", name, s.Redact(err.Error())), nil
+		}
+		return Text(s.Redact(text)), nil
+	}
 }

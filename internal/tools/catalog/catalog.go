@@ -9,6 +9,7 @@ import (
 	"tai/internal/tools/memory"
 	"tai/internal/tools/people"
 	"tai/internal/tools/plan"
+	"tai/internal/tools/profiletools"
 	"tai/internal/tools/search"
 	"tai/internal/tools/shell"
 	"tai/internal/tools/subagent"
@@ -37,4 +38,5 @@ var groups = []func() []*tools.Tool{
 	subagent.Tools,
 	vaulttools.Tools,
 	web.Tools,
+	profiletools.Tools,
 }

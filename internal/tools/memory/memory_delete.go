@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"tai/internal/tools"
@@ -29,27 +30,23 @@ func deleteTool() *tools.Tool {
 		Description: strings.TrimSpace(deleteDescription),
 		Schema:      json.RawMessage(deleteSchema),
 		Safe:        tools.AlwaysSafe,
-		Run:         deleteMemory,
+		Run:         tools.WithVault(DeleteName, deleteMemory),
 	}
 }
 
-func deleteMemory(ctx context.Context, call tools.Call) (tools.Result, error) {
+func deleteMemory(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
 	var in struct {
 		ID string `json:"id"`
 	}
 	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return tools.Errorf("%s: %v", DeleteName, err), nil
-	}
-	s, err := call.Env.Vault()
-	if err != nil {
-		return tools.Errorf("%s: %v", DeleteName, err), nil
+		return "", fmt.Errorf("arguments: %v", err)
 	}
 	id := strings.TrimSpace(in.ID)
 	if err := s.DeleteMemory(ctx, call.Env.Profile, id); err != nil {
 		if vault.IsNotFound(err) {
-			return tools.Errorf("%s: no memory %q in this profile; find ids with %s", DeleteName, id, SearchName), nil
+			return "", fmt.Errorf("no memory %q in this profile; find ids with %s", id, SearchName)
 		}
-		return tools.Errorf("%s: %v", DeleteName, err), nil
+		return "", err
 	}
-	return tools.Text("deleted memory " + id), nil
+	return "deleted memory " + id, nil
 }

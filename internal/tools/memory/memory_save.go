@@ -4,11 +4,13 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"tai/internal/tools"
+	"tai/internal/vault"
 )
 
 //go:embed memory_save.md
@@ -31,25 +33,21 @@ func saveTool() *tools.Tool {
 		Description: strings.TrimSpace(saveDescription),
 		Schema:      json.RawMessage(saveSchema),
 		Safe:        tools.AlwaysSafe,
-		Run:         save,
+		Run:         tools.WithVault(SaveName, save),
 	}
 }
 
-func save(ctx context.Context, call tools.Call) (tools.Result, error) {
+func save(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
 	var in struct {
 		Text string   `json:"text"`
 		Tags []string `json:"tags"`
 	}
 	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return tools.Errorf("%s: %v", SaveName, err), nil
-	}
-	s, err := call.Env.Vault()
-	if err != nil {
-		return tools.Errorf("%s: %v", SaveName, err), nil
+		return "", fmt.Errorf("arguments: %v", err)
 	}
 	text := strings.TrimSpace(s.Redact(in.Text))
 	if text == "" {
-		return tools.Errorf("%s: the text is blank; write the note to keep", SaveName), nil
+		return "", errors.New("the text is blank; write the note to keep")
 	}
 	var tags []string
 	for _, t := range in.Tags {
@@ -59,7 +57,7 @@ func save(ctx context.Context, call tools.Call) (tools.Result, error) {
 	}
 	m, err := s.SaveMemory(ctx, call.Env.Profile, text, tags)
 	if err != nil {
-		return tools.Errorf("%s: %v", SaveName, err), nil
+		return "", err
 	}
-	return tools.Text(fmt.Sprintf("saved memory %s", m.ID)), nil
+	return "saved memory " + m.ID, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -36,40 +37,35 @@ func searchTool() *tools.Tool {
 		Description: strings.TrimSpace(searchDescription),
 		Schema:      json.RawMessage(searchSchema),
 		Safe:        tools.AlwaysSafe,
-		Run:         search,
+		Run:         tools.WithVault(SearchName, search),
 	}
 }
 
-func search(ctx context.Context, call tools.Call) (tools.Result, error) {
+func search(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
 	var in struct {
 		Query string `json:"query"`
 		Limit int    `json:"limit"`
 	}
 	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return tools.Errorf("%s: %v", SearchName, err), nil
+		return "", fmt.Errorf("arguments: %v", err)
 	}
 	if in.Limit == 0 {
 		in.Limit = defaultLimit
 	}
 	words := Words(in.Query)
 	if len(words) == 0 {
-		return tools.Errorf("%s: the query has no words to match; give one or more words", SearchName), nil
-	}
-	s, err := call.Env.Vault()
-	if err != nil {
-		return tools.Errorf("%s: %v", SearchName, err), nil
+		return "", errors.New("the query has no words to match; give one or more words")
 	}
 	all, err := s.Memories(ctx, call.Env.Profile)
 	if err != nil {
-		return tools.Errorf("%s: %v", SearchName, err), nil
+		return "", err
 	}
 	found := Rank(all, words)
 	if len(found) == 0 {
-		return tools.Text(fmt.Sprintf("no memory matches %q (%d memories in this profile)", in.Query, len(all))), nil
+		return fmt.Sprintf("no memory matches %q (%d memories in this profile)", in.Query, len(all)), nil
 	}
 	shown := found[:min(len(found), in.Limit)]
-	head := fmt.Sprintf("%d of %d matching memories, best first:\n\n", len(shown), len(found))
-	return tools.Text(s.Redact(head + format(shown))), nil
+	return fmt.Sprintf("%d of %d matching memories, best first:\n\n%s", len(shown), len(found), format(shown)), nil
 }
 
 // Words splits text into lower-case words: runs of letters and digits.

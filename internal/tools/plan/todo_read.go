@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"tai/internal/tools"
+	"tai/internal/vault"
 )
 
 //go:embed todo_read.md
@@ -19,18 +20,14 @@ func readTool() *tools.Tool {
 		Description: strings.TrimSpace(readDescription),
 		Schema:      json.RawMessage(`{"type": "object", "properties": {}, "additionalProperties": false}`),
 		Safe:        tools.AlwaysSafe,
-		Run:         read,
+		Run:         tools.WithVault(ReadName, read),
 	}
 }
 
-func read(ctx context.Context, call tools.Call) (tools.Result, error) {
-	s, err := call.Env.Vault()
-	if err != nil {
-		return tools.Errorf("%s: %v", ReadName, err), nil
-	}
+func read(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
 	items, err := s.Todos(ctx, call.Env.Profile, call.Env.Session)
 	if err != nil {
-		return tools.Errorf("%s: %v", ReadName, err), nil
+		return "", err
 	}
-	return tools.Text(s.Redact(Format(items))), nil
+	return Format(items), nil
 }

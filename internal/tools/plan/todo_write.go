@@ -46,28 +46,24 @@ func writeTool() *tools.Tool {
 		Description: strings.TrimSpace(writeDescription),
 		Schema:      json.RawMessage(writeSchema),
 		Safe:        tools.AlwaysSafe,
-		Run:         write,
+		Run:         tools.WithVault(WriteName, write),
 	}
 }
 
-func write(ctx context.Context, call tools.Call) (tools.Result, error) {
+func write(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
 	var in struct {
 		Todos []vault.Todo `json:"todos"`
 	}
 	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return tools.Errorf("%s: %v", WriteName, err), nil
+		return "", fmt.Errorf("arguments: %v", err)
 	}
 	if err := check(in.Todos); err != nil {
-		return tools.Errorf("%s: %v; nothing was saved", WriteName, err), nil
-	}
-	s, err := call.Env.Vault()
-	if err != nil {
-		return tools.Errorf("%s: %v", WriteName, err), nil
+		return "", fmt.Errorf("%v; nothing was saved", err)
 	}
 	if err := s.SetTodos(ctx, call.Env.Profile, call.Env.Session, in.Todos); err != nil {
-		return tools.Errorf("%s: %v", WriteName, err), nil
+		return "", err
 	}
-	return tools.Text(s.Redact(Format(in.Todos))), nil
+	return Format(in.Todos), nil
 }
 
 // check enforces what the schema cannot say: items are not blank or

@@ -36,7 +36,7 @@ func auditQueryTool() *tools.Tool {
 		Description: strings.TrimSpace(auditQueryDescription),
 		Schema:      json.RawMessage(auditQuerySchema),
 		Safe:        tools.AlwaysSafe,
-		Run:         run(AuditQueryName, auditQuery),
+		Run:         tools.WithVault(AuditQueryName, auditQuery),
 	}
 }
 

@@ -28,7 +28,7 @@ func recordDeleteTool() *tools.Tool {
 		Description: strings.TrimSpace(recordDeleteDescription),
 		Schema:      json.RawMessage(recordDeleteSchema),
 		ConsentIn:   recordDeleteConsent,
-		Run:         run(RecordDeleteName, recordDelete),
+		Run:         tools.WithVault(RecordDeleteName, recordDelete),
 	}
 }
 
@@ -61,5 +61,5 @@ func recordDelete(ctx context.Context, s *vault.Store, call tools.Call) (string,
 		return "", err
 	}
 	out := fmt.Sprintf("deleted record %s (%s, %d bytes)", r.ID, r.Kind, r.Size)
-	return out + auditNote(call.Env.AuditChange(ctx, "record-rm", r.ID)), nil
+	return out + call.Env.AuditChange(ctx, "record-rm", r.ID), nil
 }

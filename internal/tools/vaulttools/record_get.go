@@ -35,7 +35,7 @@ func recordGetTool() *tools.Tool {
 		Description: strings.TrimSpace(recordGetDescription),
 		Schema:      json.RawMessage(recordGetSchema),
 		Safe:        tools.AlwaysSafe,
-		Run:         run(RecordGetName, recordGet),
+		Run:         tools.WithVault(RecordGetName, recordGet),
 	}
 }
 

@@ -35,7 +35,7 @@ func recordSearchTool() *tools.Tool {
 		Description: strings.TrimSpace(recordSearchDescription),
 		Schema:      json.RawMessage(recordSearchSchema),
 		Safe:        tools.AlwaysSafe,
-		Run:         run(RecordSearchName, recordSearch),
+		Run:         tools.WithVault(RecordSearchName, recordSearch),
 	}
 }
 

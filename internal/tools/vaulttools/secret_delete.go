@@ -33,7 +33,7 @@ func secretDeleteTool() *tools.Tool {
 			return tools.Consent{Title: fmt.Sprintf("%s: %s", SecretDeleteName, in.Name),
 				Detail: fmt.Sprintf("delete secret %q from profile %s; this cannot be undone", in.Name, call.Env.Profile)}
 		},
-		Run: run(SecretDeleteName, secretDelete),
+		Run: tools.WithVault(SecretDeleteName, secretDelete),
 	}
 }
 
@@ -49,5 +49,5 @@ func secretDelete(ctx context.Context, s *vault.Store, call tools.Call) (string,
 		return "", err
 	}
 	out := fmt.Sprintf("deleted secret %s from profile %s", in.Name, call.Env.Profile)
-	return out + auditNote(call.Env.AuditChange(ctx, "secret-rm", in.Name)), nil
+	return out + call.Env.AuditChange(ctx, "secret-rm", in.Name), nil
 }

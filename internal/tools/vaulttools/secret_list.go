@@ -22,7 +22,7 @@ func secretListTool() *tools.Tool {
 		Description: strings.TrimSpace(secretListDescription),
 		Schema:      json.RawMessage(`{"type": "object", "properties": {}, "additionalProperties": false}`),
 		Safe:        tools.AlwaysSafe,
-		Run:         run(SecretListName, secretList),
+		Run:         tools.WithVault(SecretListName, secretList),
 	}
 }
 

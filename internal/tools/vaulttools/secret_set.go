@@ -39,7 +39,7 @@ func secretSetTool() *tools.Tool {
 		Schema:      json.RawMessage(secretSetSchema),
 		Hidden:      []string{"value"},
 		ConsentIn:   secretSetConsent,
-		Run:         run(SecretSetName, secretSet),
+		Run:         tools.WithVault(SecretSetName, secretSet),
 	}
 }
 
@@ -80,5 +80,5 @@ func secretSet(ctx context.Context, s *vault.Store, call tools.Call) (string, er
 	if len(in.Value) < 6 {
 		out = fmt.Sprintf("stored secret %s in profile %s; it is under 6 characters, too short to be redacted from output", in.Name, call.Env.Profile)
 	}
-	return out + auditNote(call.Env.AuditChange(ctx, "secret-set", in.Name)), nil
+	return out + call.Env.AuditChange(ctx, "secret-set", in.Name), nil
 }

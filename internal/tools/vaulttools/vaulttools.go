@@ -14,11 +14,9 @@
 package vaulttools
 
 import (
-	"context"
 	"time"
 
 	"tai/internal/tools"
-	"tai/internal/vault"
 )
 
 // Tool names.
@@ -44,30 +42,5 @@ func Tools() []*tools.Tool {
 	}
 }
 
-// run adapts a tool body that needs the vault: errors become tool errors
-// prefixed with the tool's name, and text passes through Redact.
-func run(name string, body func(ctx context.Context, s *vault.Store, call tools.Call) (string, error)) func(context.Context, tools.Call) (tools.Result, error) {
-	return func(ctx context.Context, call tools.Call) (tools.Result, error) {
-		s, err := call.Env.Vault()
-		if err != nil {
-			return tools.Errorf("%s: %v", name, err), nil
-		}
-		text, err := body(ctx, s, call)
-		if err != nil {
-			return tools.Errorf("%s: %s", name, s.Redact(err.Error())), nil
-		}
-		return tools.Text(s.Redact(text)), nil
-	}
-}
-
 // when formats a vault timestamp (Unix seconds) for the model.
 func when(unix int64) string { return time.Unix(unix, 0).Format("2006-01-02 15:04") }
-
-// auditNote is appended to a result when the audit row of a change could
-// not be written: the change stands, but the person should know.
-func auditNote(err error) string {
-	if err == nil {
-		return ""
-	}
-	return "\nwarning: the audit trail was not written: " + err.Error()
-}

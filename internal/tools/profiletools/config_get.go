@@ -1,0 +1,101 @@
+package profiletools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"tai/internal/profile"
+	"tai/internal/tools"
+	"tai/internal/vault"
+)
+
+//go:embed config_get.md
+var configGetDescription string
+
+var configGetSchema = fmt.Sprintf(`{
+  "type": "object",
+  "properties": {
+    "key": %s,
+    "profile": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$", "description": "Another profile to inspect."}
+  },
+  "additionalProperties": false
+}`, keySchema("Only this setting."))
+
+// keySchema is the schema of a setting's name: one of profile.Keys.
+func keySchema(description string) string {
+	names := make([]string, len(profile.Keys))
+	var help []string
+	for i, k := range profile.Keys {
+		names[i] = k.Name
+		help = append(help, k.Name+": "+k.Help)
+	}
+	enum, _ := json.Marshal(names)
+	desc, _ := json.Marshal(description + " " + strings.Join(help, "; ") + ".")
+	return fmt.Sprintf(`{"type": "string", "enum": %s, "description": %s}`, enum, desc)
+}
+
+func configGetTool() *tools.Tool {
+	return &tools.Tool{
+		Name:        ConfigGetName,
+		Group:       Group,
+		Description: strings.TrimSpace(configGetDescription),
+		Schema:      json.RawMessage(configGetSchema),
+		Safe:        tools.AlwaysSafe,
+		Run:         tools.WithVault(ConfigGetName, configGet),
+	}
+}
+
+func configGet(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
+	var in struct {
+		Key     string `json:"key"`
+		Profile string `json:"profile"`
+	}
+	if err := json.Unmarshal(call.Args, &in); err != nil {
+		return "", fmt.Errorf("arguments: %v", err)
+	}
+	name := in.Profile
+	if name == "" {
+		name = call.Env.Profile
+	}
+	c, warn, err := resolve(ctx, s, call.Env, name)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "profile %s:\n", name)
+	for _, v := range c.Sorted() {
+		if in.Key != "" && v.Key != in.Key {
+			continue
+		}
+		val := v.Value
+		if val == "" {
+			val = "(empty)"
+		}
+		fmt.Fprintf(&b, "%s\t%s\tfrom %s\n", v.Key, strings.ReplaceAll(val, "\n", `\n`), v.Source)
+	}
+	if warn != "" {
+		b.WriteString("warning: " + warn + "\n")
+	}
+	return b.String(), nil
+}
+
+// resolve is profile.Resolve with the host's approval mode for the host's
+// own profile. An invalid stored value is a warning, not a failure, so the
+// rest can still be read.
+func resolve(ctx context.Context, s *vault.Store, env *tools.Env, name string) (profile.Config, string, error) {
+	c, err := profile.Resolve(ctx, s, name, getenv, profile.Flags{})
+	if c.Values == nil {
+		return c, "", err
+	}
+	warn := ""
+	if err != nil {
+		warn = err.Error()
+	}
+	if name == env.Profile && env.Approval != "" && env.Approval != c.Approval() {
+		c.Values[profile.KeyApproval] = profile.Value{Key: profile.KeyApproval, Value: env.Approval, Source: "this session"}
+	}
+	return c, warn, nil
+}

@@ -1,0 +1,50 @@
+package profiletools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"tai/internal/tools"
+	"tai/internal/vault"
+)
+
+//go:embed profile_list.md
+var profileListDescription string
+
+func profileListTool() *tools.Tool {
+	return &tools.Tool{
+		Name:        ProfileListName,
+		Group:       Group,
+		Description: strings.TrimSpace(profileListDescription),
+		Schema:      json.RawMessage(`{"type": "object", "properties": {}, "additionalProperties": false}`),
+		Safe:        tools.AlwaysSafe,
+		Run:         tools.WithVault(ProfileListName, profileList),
+	}
+}
+
+func profileList(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
+	ps, err := s.Profiles(ctx)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d profiles:\n", len(ps))
+	for _, p := range ps {
+		mode, err := storedApproval(ctx, s, p.Name)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "%s\tapproval %s", p.Name, mode)
+		if p.Current {
+			b.WriteString("\tcurrent")
+		}
+		if p.Name == call.Env.Profile {
+			b.WriteString("\tthis conversation")
+		}
+		b.WriteByte('\n')
+	}
+	return b.String(), nil
+}

@@ -1,0 +1,86 @@
+package profiletools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"tai/internal/tools"
+	"tai/internal/vault"
+)
+
+//go:embed profile_use.md
+var profileUseDescription string
+
+const profileUseSchema = `{
+  "type": "object",
+  "properties": {
+    "name": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$", "description": "The profile, as profile_list names it."}
+  },
+  "required": ["name"],
+  "additionalProperties": false
+}`
+
+func profileUseTool() *tools.Tool {
+	return &tools.Tool{
+		Name:        ProfileUseName,
+		Group:       Group,
+		Description: strings.TrimSpace(profileUseDescription),
+		Schema:      json.RawMessage(profileUseSchema),
+		ConsentIn:   profileUseConsent,
+		Run:         tools.WithVault(ProfileUseName, profileUse),
+	}
+}
+
+func nameArg(args json.RawMessage) string {
+	var in struct {
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal(args, &in)
+	return in.Name
+}
+
+func profileUseConsent(call tools.Call) tools.Consent {
+	name := nameArg(call.Args)
+	c := tools.Consent{Title: fmt.Sprintf("%s: %s", ProfileUseName, name),
+		Detail: fmt.Sprintf("make %q the current profile: new tai runs use its settings, secrets, grants and MCP servers", name)}
+	if s, err := call.Env.Vault(); err == nil {
+		if cur, err := s.CurrentProfile(context.Background()); err == nil {
+			c.Detail += fmt.Sprintf(" (current now: %s)", cur)
+		}
+	}
+	return c
+}
+
+func profileUse(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
+	name := nameArg(call.Args)
+	ok, err := s.ProfileExists(ctx, name)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", fmt.Errorf("no profile %q; see %s (a person creates profiles with `tai profile create %s`)", name, ProfileListName, name)
+	}
+	mode, err := storedApproval(ctx, s, name)
+	if err != nil {
+		return "", err
+	}
+	if err := checkNotRaised(call.Env, mode, fmt.Sprintf("profile %s has", name), "tai profile use "+name); err != nil {
+		return "", err
+	}
+	cur, err := s.CurrentProfile(ctx)
+	if err != nil {
+		return "", err
+	}
+	if cur == name {
+		return fmt.Sprintf("%s is already the current profile", name), nil
+	}
+	if err := s.UseProfile(ctx, name); err != nil {
+		return "", err
+	}
+	out := fmt.Sprintf("%s is now the current profile (was %s): new tai runs use it; this conversation stays on profile %s",
+		name, cur, call.Env.Profile)
+	return out + call.Env.AuditChange(ctx, "profile-use", name), nil
+}
