@@ -51,6 +51,7 @@ register (tai mcp add) and serves its own tools over MCP (tai --serve-mcp).`,
 		newProfileCmd(a),
 		newAuditCmd(a),
 		newRecordCmd(a),
+		newToolsCmd(a),
 	)
 	return root
 }
