@@ -72,3 +72,11 @@ func TestLineRange(t *testing.T) {
 		t.Errorf("long line: %v\nwant %s", err, want)
 	}
 }
+
+func TestLowerASCII_KeepsByteOffsets(t *testing.T) {
+	in := "ÉTÉ Déjà VU"
+	got := lowerASCII(in)
+	if got != "ÉtÉ déjà vu" || len(got) != len(in) {
+		t.Errorf("lowerASCII(%q) = %q", in, got)
+	}
+}

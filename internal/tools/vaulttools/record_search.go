@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"tai/internal/tools"
@@ -93,11 +92,11 @@ func recordHit(ctx context.Context, s *vault.Store, r vault.Record, query string
 	body := s.Redact(full.Body)
 	at, end := 0, 0
 	if query != "" {
-		loc := regexp.MustCompile(`(?i)` + regexp.QuoteMeta(query)).FindStringIndex(body)
-		if loc == nil {
+		at = strings.Index(lowerASCII(body), lowerASCII(query))
+		if at < 0 {
 			return "", false, nil
 		}
-		at, end = loc[0], loc[1]
+		end = at + len(query)
 	}
 	lo := max(at-snippetAround, 0)
 	if query == "" {
@@ -116,4 +115,16 @@ func recordHit(ctx context.Context, s *vault.Store, r vault.Record, query string
 		line += fmt.Sprintf("\tfirst match at offset %d", at)
 	}
 	return line + "\n  " + snippet + "\n", true, nil
+}
+
+// lowerASCII folds ASCII letters only, as the vault's search does, so byte
+// offsets stay those of the original text.
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + ('a' - 'A')
+		}
+	}
+	return string(b)
 }
