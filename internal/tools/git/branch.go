@@ -45,7 +45,7 @@ func Branch() *tools.Tool {
 		Schema:      branchSchema,
 		Group:       Group,
 		Safe: func(raw json.RawMessage) bool {
-			a, err := decode[branchArgs](raw)
+			a, err := tools.DecodeArgs[branchArgs](raw)
 			return err == nil && (a.Action == "" || a.Action == "list")
 		},
 		ConsentIn: branchConsent,
@@ -69,7 +69,7 @@ func (a branchArgs) change() string {
 }
 
 func branchConsent(call tools.Call) tools.Consent {
-	a, _ := decode[branchArgs](call.Args)
+	a, _ := tools.DecodeArgs[branchArgs](call.Args)
 	c := tools.Consent{Title: "git_branch: " + a.change()}
 	if out, err := run(context.Background(), call.Env, readTimeout, "", "status", "--short", "--branch"); err == nil {
 		c.Detail = "Now:\n" + indent(out)
@@ -78,7 +78,7 @@ func branchConsent(call tools.Call) tools.Consent {
 }
 
 func runBranch(ctx context.Context, call tools.Call) (tools.Result, error) {
-	a, err := decode[branchArgs](call.Args)
+	a, err := tools.DecodeArgs[branchArgs](call.Args)
 	if err == nil {
 		err = a.check(ctx, call.Env)
 	}

@@ -48,7 +48,7 @@ func Commit() *tools.Tool {
 // commitConsent shows the message and what the commit would hold: what is
 // staged already and what this call would stage.
 func commitConsent(call tools.Call) tools.Consent {
-	a, _ := decode[commitArgs](call.Args)
+	a, _ := tools.DecodeArgs[commitArgs](call.Args)
 	subject, _, _ := strings.Cut(strings.TrimSpace(a.Message), "\n")
 	c := tools.Consent{Title: "git commit: " + subject}
 	var d strings.Builder
@@ -80,7 +80,7 @@ func indent(s string) string {
 }
 
 func runCommit(ctx context.Context, call tools.Call) (tools.Result, error) {
-	a, err := decode[commitArgs](call.Args)
+	a, err := tools.DecodeArgs[commitArgs](call.Args)
 	if err == nil {
 		err = checkPaths(a.Paths)
 	}

@@ -48,7 +48,7 @@ func Diff() *tools.Tool {
 }
 
 func runDiff(ctx context.Context, call tools.Call) (tools.Result, error) {
-	a, err := decode[diffArgs](call.Args)
+	a, err := tools.DecodeArgs[diffArgs](call.Args)
 	if err == nil {
 		err = checkRev("rev", a.Rev)
 	}

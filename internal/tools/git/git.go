@@ -4,9 +4,7 @@
 package git
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -103,18 +101,6 @@ func gitMessage(s string) string {
 		return "git failed without a message"
 	}
 	return strings.Join(lines, "\n")
-}
-
-// decode reads a call's arguments strictly: unknown fields are an error.
-func decode[T any](raw json.RawMessage) (T, error) {
-	var v T
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return v, nil
-	}
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.DisallowUnknownFields()
-	err := d.Decode(&v)
-	return v, err
 }
 
 // checkRev refuses a revision git could read as an option or that holds

@@ -46,7 +46,7 @@ func Log() *tools.Tool {
 }
 
 func runLog(ctx context.Context, call tools.Call) (tools.Result, error) {
-	a, err := decode[logArgs](call.Args)
+	a, err := tools.DecodeArgs[logArgs](call.Args)
 	if err == nil {
 		err = checkRev("rev", a.Rev)
 	}

@@ -43,7 +43,7 @@ func Show() *tools.Tool {
 }
 
 func runShow(ctx context.Context, call tools.Call) (tools.Result, error) {
-	a, err := decode[showArgs](call.Args)
+	a, err := tools.DecodeArgs[showArgs](call.Args)
 	if err == nil {
 		err = checkRev("rev", a.Rev)
 	}

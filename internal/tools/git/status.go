@@ -38,7 +38,7 @@ func Status() *tools.Tool {
 }
 
 func runStatus(ctx context.Context, call tools.Call) (tools.Result, error) {
-	a, err := decode[statusArgs](call.Args)
+	a, err := tools.DecodeArgs[statusArgs](call.Args)
 	if err == nil {
 		err = checkPaths(a.Paths)
 	}

@@ -4,8 +4,6 @@
 package shell
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -19,18 +17,6 @@ const Group = "shell"
 // Tools returns the group's tools.
 func Tools() []*tools.Tool {
 	return []*tools.Tool{Shell(), JobOutput(), JobInput(), JobKill(), EnvInfo()}
-}
-
-// decode reads a call's arguments strictly: unknown fields are an error.
-func decode[T any](raw json.RawMessage) (T, error) {
-	var v T
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return v, nil
-	}
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.DisallowUnknownFields()
-	err := d.Decode(&v)
-	return v, err
 }
 
 // invalid is the result for arguments that do not fit the schema.

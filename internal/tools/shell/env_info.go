@@ -42,7 +42,7 @@ func EnvInfo() *tools.Tool {
 }
 
 func runEnvInfo(ctx context.Context, call tools.Call) (tools.Result, error) {
-	if _, err := decode[struct{}](call.Args); err != nil {
+	if _, err := tools.DecodeArgs[struct{}](call.Args); err != nil {
 		return invalid(EnvInfoName, err), nil
 	}
 	dir := ""

@@ -49,7 +49,7 @@ func JobInput() *tools.Tool {
 		Schema:      jobInputSchema,
 		Group:       Group,
 		Consent: func(raw json.RawMessage) tools.Consent {
-			a, _ := decode[jobInputArgs](raw)
+			a, _ := tools.DecodeArgs[jobInputArgs](raw)
 			d := fmt.Sprintf("%q", a.Input)
 			if a.Close {
 				d += "\nthen close its input"
@@ -61,7 +61,7 @@ func JobInput() *tools.Tool {
 }
 
 func runJobInput(ctx context.Context, call tools.Call) (tools.Result, error) {
-	a, err := decode[jobInputArgs](call.Args)
+	a, err := tools.DecodeArgs[jobInputArgs](call.Args)
 	if err != nil {
 		return invalid(JobInputName, err), nil
 	}

@@ -36,7 +36,7 @@ func JobKill() *tools.Tool {
 		Schema:      jobKillSchema,
 		Group:       Group,
 		Consent: func(raw json.RawMessage) tools.Consent {
-			a, _ := decode[jobKillArgs](raw)
+			a, _ := tools.DecodeArgs[jobKillArgs](raw)
 			return tools.Consent{Title: "job_kill: stop " + a.ID, Detail: "Kills job " + a.ID + " and every process it started."}
 		},
 		Run: runJobKill,
@@ -44,7 +44,7 @@ func JobKill() *tools.Tool {
 }
 
 func runJobKill(ctx context.Context, call tools.Call) (tools.Result, error) {
-	a, err := decode[jobKillArgs](call.Args)
+	a, err := tools.DecodeArgs[jobKillArgs](call.Args)
 	if err != nil {
 		return invalid(JobKillName, err), nil
 	}

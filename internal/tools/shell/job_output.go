@@ -47,7 +47,7 @@ func JobOutput() *tools.Tool {
 }
 
 func runJobOutput(ctx context.Context, call tools.Call) (tools.Result, error) {
-	a, err := decode[jobOutputArgs](call.Args)
+	a, err := tools.DecodeArgs[jobOutputArgs](call.Args)
 	if err != nil {
 		return invalid(JobOutputName, err), nil
 	}

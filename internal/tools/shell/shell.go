@@ -56,7 +56,7 @@ func Shell() *tools.Tool {
 		Schema:      shellSchema,
 		Group:       Group,
 		Safe: func(raw json.RawMessage) bool {
-			a, err := decode[shellArgs](raw)
+			a, err := tools.DecodeArgs[shellArgs](raw)
 			return err == nil && !a.Background && ReadOnly(a.Command) == nil
 		},
 		Consent: shellConsent,
@@ -65,7 +65,7 @@ func Shell() *tools.Tool {
 }
 
 func shellConsent(raw json.RawMessage) tools.Consent {
-	a, _ := decode[shellArgs](raw)
+	a, _ := tools.DecodeArgs[shellArgs](raw)
 	var d strings.Builder
 	d.WriteString(a.Command)
 	if a.Background {
@@ -78,7 +78,7 @@ func shellConsent(raw json.RawMessage) tools.Consent {
 }
 
 func runShell(ctx context.Context, call tools.Call) (tools.Result, error) {
-	a, err := decode[shellArgs](call.Args)
+	a, err := tools.DecodeArgs[shellArgs](call.Args)
 	if err != nil {
 		return invalid(ShellName, err), nil
 	}

@@ -44,11 +44,11 @@ func Fetch() *tools.Tool {
 		Schema:      fetchSchema,
 		Group:       Group,
 		Safe: func(raw json.RawMessage) bool {
-			a, err := decode[fetchArgs](raw)
+			a, err := tools.DecodeArgs[fetchArgs](raw)
 			return err == nil && a.Secret == nil
 		},
 		Consent: func(raw json.RawMessage) tools.Consent {
-			a, _ := decode[fetchArgs](raw)
+			a, _ := tools.DecodeArgs[fetchArgs](raw)
 			return consent(FetchName, http.MethodGet, a.URL, nil, "", a.Secret)
 		},
 		Run: runFetch,
@@ -56,7 +56,7 @@ func Fetch() *tools.Tool {
 }
 
 func runFetch(ctx context.Context, call tools.Call) (tools.Result, error) {
-	a, err := decode[fetchArgs](call.Args)
+	a, err := tools.DecodeArgs[fetchArgs](call.Args)
 	if err != nil {
 		return tools.Errorf("%s: invalid arguments: %v", FetchName, err), nil
 	}

@@ -54,7 +54,7 @@ func Request() *tools.Tool {
 		Schema:      requestSchema,
 		Group:       Group,
 		Consent: func(raw json.RawMessage) tools.Consent {
-			a, _ := decode[requestArgs](raw)
+			a, _ := tools.DecodeArgs[requestArgs](raw)
 			return consent(RequestName, a.method(), a.URL, a.Headers, a.Body, a.Secret)
 		},
 		Run: runRequest,
@@ -62,7 +62,7 @@ func Request() *tools.Tool {
 }
 
 func runRequest(ctx context.Context, call tools.Call) (tools.Result, error) {
-	a, err := decode[requestArgs](call.Args)
+	a, err := tools.DecodeArgs[requestArgs](call.Args)
 	if err != nil {
 		return tools.Errorf("%s: invalid arguments: %v", RequestName, err), nil
 	}

@@ -4,8 +4,6 @@
 package web
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -46,18 +44,6 @@ const secretSchema = `{
 
 // headerName is an HTTP header field name (an RFC 9110 token).
 var headerName = regexp.MustCompile("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$")
-
-// decode reads a call's arguments strictly: unknown fields are an error.
-func decode[T any](raw json.RawMessage) (T, error) {
-	var v T
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return v, nil
-	}
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.DisallowUnknownFields()
-	err := d.Decode(&v)
-	return v, err
-}
 
 // consent describes a call for the approval screen: the request line, the
 // headers and body the model wrote, and the secret by name only.
