@@ -27,11 +27,11 @@ func Subreap() error {
 }
 
 // Reap waits for pid, an orphan the test process adopted (or its own
-// child), and returns how it ended. The process must be adopted already:
-// its parent must have been reaped, as a tool's direct child is once the
-// tool returns. The minute guards against hanging on a
-// failure; it is not a timing assertion.
-func Reap(t *testing.T, pid int) syscall.WaitStatus {
+// child), and reports how it ended. gone is true when pid is not the test's
+// child and no longer exists: its own parent reaped it (as a parent blocked
+// in wait does when a group kill reaches the child first). The minute
+// guards against hanging on a failure; it is not a timing assertion.
+func Reap(t *testing.T, pid int) (ws syscall.WaitStatus, gone bool) {
 	t.Helper()
 	type waited struct {
 		ws  syscall.WaitStatus
@@ -49,20 +49,25 @@ func Reap(t *testing.T, pid int) syscall.WaitStatus {
 	}()
 	select {
 	case w := <-ch:
-		if w.err != nil {
-			t.Fatalf("waiting for process %d: %v (not a child of the test: its parent has not exited)", pid, w.err)
+		if w.err == nil {
+			return w.ws, false
 		}
-		return w.ws
+		if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); os.IsNotExist(err) {
+			return 0, true
+		}
+		t.Fatalf("process %d exists but is not a child of the test (%v): its parent is still running", pid, w.err)
 	case <-time.After(time.Minute):
 		t.Fatalf("process %d still running a minute after it should have been killed", pid)
-		return 0
 	}
+	return 0, false
 }
 
-// AssertKilled checks that pid was ended by SIGKILL.
+// AssertKilled checks that pid is dead: reaped by the test, it must have
+// died of SIGKILL; otherwise it must be gone.
 func AssertKilled(t *testing.T, pid int) {
 	t.Helper()
-	if ws := Reap(t, pid); !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+	ws, gone := Reap(t, pid)
+	if !gone && (!ws.Signaled() || ws.Signal() != syscall.SIGKILL) {
 		t.Errorf("process %d: wait status %v, want killed by SIGKILL", pid, ws)
 	}
 }
