@@ -1,0 +1,261 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+const (
+	timeoutNote = "ignored: tai's MCP_CONNECT_TIMEOUT and MCP_CALL_TIMEOUT govern"
+	envRewrite  = "${env:NAME} references rewritten as ${NAME}"
+)
+
+// TestNormalize_DocumentedConfigs runs every config in testdata/, each a
+// copy of an example from its client's documentation, and compares the
+// exact entries.
+func TestNormalize_DocumentedConfigs(t *testing.T) {
+	tests := []struct {
+		file string
+		want []Entry
+	}{
+		{"claude_desktop.json", []Entry{{
+			Name: "filesystem", Transport: Stdio, Command: "npx",
+			Args:   []string{"-y", "@modelcontextprotocol/server-filesystem", "/Users/username/Desktop", "/Users/username/Downloads"},
+			Source: SourceJSON,
+		}}},
+		{"claude_desktop_weather.json", []Entry{{
+			Name: "weather", Transport: Stdio, Command: "uv",
+			Args:   []string{"--directory", "/ABSOLUTE/PATH/TO/PARENT/FOLDER/weather", "run", "weather.py"},
+			Source: SourceJSON,
+		}}},
+		{"claude_code.json", []Entry{{
+			Name: "api-server", Transport: HTTP,
+			URL:     "${API_BASE_URL:-https://api.example.com}/mcp",
+			Headers: map[string]string{"Authorization": "Bearer ${API_KEY}"},
+			Source:  SourceJSON,
+		}}},
+		{"claude_code_project.json", []Entry{{
+			Name: "shared-server", Transport: Stdio, Command: "/path/to/server", Source: SourceJSON,
+		}}},
+		{"claude_code_add_json_http.json", []Entry{{
+			Name: "weather", Transport: HTTP, URL: "https://api.weather.com/mcp",
+			Headers: map[string]string{"Authorization": "Bearer token"},
+			Source:  SourceJSON,
+			Notes:   []string{"name weather derived from the host; choose another with --name"},
+		}}},
+		{"claude_code_add_json_stdio.json", []Entry{{
+			Name: "weather-cli", Transport: Stdio, Command: "/path/to/weather-cli",
+			Args:   []string{"--api-key", "abc123"},
+			Env:    map[string]string{"CACHE_DIR": "/tmp"},
+			Source: SourceJSON,
+			Notes:  []string{"name weather-cli derived from the command; choose another with --name"},
+		}}},
+		{"cursor.json", []Entry{{
+			Name: "server-name", Transport: Stdio, Command: "npx",
+			Args:   []string{"-y", "mcp-server"},
+			Env:    map[string]string{"API_KEY": "value"},
+			Source: SourceJSON,
+		}}},
+		{"cursor_interpolation.json", []Entry{{
+			Name: "local-server", Transport: Stdio, Command: "python",
+			Args:   []string{"${workspaceFolder}/tools/mcp_server.py"},
+			Env:    map[string]string{"API_KEY": "${API_KEY}"},
+			Source: SourceJSON,
+			Notes:  []string{envRewrite},
+		}}},
+		{"cursor_remote.json", []Entry{{
+			Name: "remote-server", Transport: HTTP, URL: "https://api.example.com/mcp",
+			Headers: map[string]string{"Authorization": "Bearer ${MY_SERVICE_TOKEN}"},
+			Source:  SourceJSON,
+			Notes:   []string{envRewrite},
+		}}},
+		{"vscode.json", []Entry{
+			{
+				Name: "Perplexity", Transport: Stdio, Command: "docker",
+				Args:   []string{"run", "-i", "--rm", "-e", "PERPLEXITY_API_KEY", "mcp/perplexity-ask"},
+				Env:    map[string]string{"PERPLEXITY_API_KEY": "${input:perplexity-key}"},
+				Source: SourceJSON,
+				Notes:  []string{`${input:perplexity-key} ("Perplexity API Key") is read from the vault secret perplexity-key: store it with tai secret set perplexity-key`},
+			},
+			{Name: "fetch", Transport: Stdio, Command: "uvx", Args: []string{"mcp-server-fetch"}, Source: SourceJSON},
+			{
+				Name: "my-remote-server", Transport: HTTP, URL: "http://api.contoso.com/sse",
+				Headers: map[string]string{"VERSION": "1.2"},
+				Source:  SourceJSON,
+				Notes: []string{
+					`type "sse" is the legacy HTTP+SSE transport, which tai does not implement: tai speaks Streamable HTTP to this url`,
+					"plain http to a remote host: headers and tokens travel unencrypted",
+				},
+			},
+		}},
+		{"vscode_inputs.json", []Entry{{
+			Name: "perplexity", Transport: Stdio, Command: "npx",
+			Args:   []string{"-y", "server-perplexity-ask"},
+			Env:    map[string]string{"PERPLEXITY_API_KEY": "${input:perplexity-key}"},
+			Source: SourceJSON,
+			Notes:  []string{`${input:perplexity-key} ("Perplexity API Key") is read from the vault secret perplexity-key: store it with tai secret set perplexity-key`},
+		}}},
+		{"vscode_remote.json", []Entry{{
+			Name: "context7", Transport: HTTP, URL: "https://mcp.context7.com/mcp", Source: SourceJSON,
+		}}},
+		{"vscode_settings.json", []Entry{{
+			Name: "my-mcp-server", Transport: Stdio, Command: "my-command", Source: SourceJSON,
+		}}},
+		{"vscode_add_mcp.json", []Entry{{
+			Name: "my-server", Transport: Stdio, Command: "uvx", Args: []string{"mcp-server-fetch"}, Source: SourceJSON,
+		}}},
+		{"codex_stdio.toml", []Entry{{
+			Name: "server_name", Transport: Stdio, Command: "npx",
+			Args:   []string{"-y", "mcp-server"},
+			Env:    map[string]string{"API_KEY": "value", "API_KEY2": "${API_KEY2}"},
+			Cwd:    "/Users/<user>/code/my-server",
+			Source: SourceTOML,
+		}}},
+		{"codex_http.toml", []Entry{{
+			Name: "figma", Transport: HTTP, URL: "https://mcp.figma.com/mcp",
+			Headers: map[string]string{
+				"Authorization": "Bearer ${ENV_VAR}",
+				"HEADER_NAME":   "${ENV_VAR:-HEADER_VALUE}",
+			},
+			Source: SourceTOML,
+		}}},
+		{"codex_options.toml", []Entry{{
+			Name: "docs", Transport: Stdio, Command: "docs-server",
+			Args:    []string{"--port", "4000"},
+			Allow:   []string{"search", "summarize"},
+			Deny:    []string{"search"},
+			Enabled: ptr(false),
+			Source:  SourceTOML,
+			Notes:   []string{"startup_timeout_sec, tool_timeout_sec " + timeoutNote},
+		}}},
+		{"gemini_python.json", []Entry{{
+			Name: "pythonTools", Transport: Stdio, Command: "python",
+			Args: []string{"-m", "my_mcp_server", "--port", "8080"},
+			Cwd:  "./mcp-servers/python",
+			Env: map[string]string{
+				"DATABASE_URL": "${DB_CONNECTION_STRING}",
+				"API_KEY":      "${EXTERNAL_API_KEY}",
+			},
+			Source: SourceJSON,
+			Notes: []string{
+				"env DATABASE_URL: $DB_CONNECTION_STRING read as ${DB_CONNECTION_STRING}",
+				"timeout " + timeoutNote,
+			},
+		}}},
+		{"gemini_docker.json", []Entry{{
+			Name: "dockerizedServer", Transport: Stdio, Command: "docker",
+			Args:   []string{"run", "-i", "--rm", "-e", "API_KEY", "-v", "${PWD}:/workspace", "my-mcp-server:latest"},
+			Env:    map[string]string{"API_KEY": "${EXTERNAL_SERVICE_TOKEN}"},
+			Source: SourceJSON,
+			Notes:  []string{"env API_KEY: $EXTERNAL_SERVICE_TOKEN read as ${EXTERNAL_SERVICE_TOKEN}"},
+		}}},
+		{"gemini_http.json", []Entry{{
+			Name: "httpServerWithAuth", Transport: HTTP, URL: "http://localhost:3000/mcp",
+			Headers: map[string]string{
+				"Authorization":   "Bearer your-api-token",
+				"X-Custom-Header": "custom-value",
+				"Content-Type":    "application/json",
+			},
+			Source: SourceJSON,
+			Notes:  []string{"timeout " + timeoutNote},
+		}}},
+		{"gemini_filtered.json", []Entry{{
+			Name: "filteredServer", Transport: Stdio, Command: "python",
+			Args:   []string{"-m", "my_mcp_server"},
+			Allow:  []string{"safe_tool", "file_reader", "data_processor"},
+			Source: SourceJSON,
+			Notes:  []string{"timeout " + timeoutNote},
+		}}},
+		{"gemini_node_trust.json", []Entry{{
+			Name: "nodeServer", Transport: Stdio, Command: "node",
+			Args:   []string{"dist/server.js", "--verbose"},
+			Cwd:    "./mcp-servers/node",
+			Source: SourceJSON,
+			Notes:  []string{"trust ignored: tai asks before each call until you grant the tool or the server"},
+		}}},
+		{"windsurf.json", []Entry{{
+			Name: "github", Transport: Stdio, Command: "npx",
+			Args:   []string{"-y", "@modelcontextprotocol/server-github"},
+			Env:    map[string]string{"GITHUB_PERSONAL_ACCESS_TOKEN": "<YOUR_PERSONAL_ACCESS_TOKEN>"},
+			Source: SourceJSON,
+			Notes:  []string{`env.GITHUB_PERSONAL_ACCESS_TOKEN is "<YOUR_PERSONAL_ACCESS_TOKEN>", a placeholder: replace it, or write ${VAR} to read it from the environment or the vault`},
+		}}},
+		{"windsurf_interpolation.json", []Entry{{
+			Name: "figma", Transport: HTTP, URL: "https://your-server-url/mcp",
+			Headers: map[string]string{"Authorization": "Bearer ${AUTH_TOKEN}"},
+			Source:  SourceJSON,
+			Notes:   []string{envRewrite},
+		}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			got, err := Normalize(readTestdata(t, tt.file), Options{})
+			if err != nil {
+				t.Fatalf("Normalize: %v", err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("entries (-want +got):\n%s", diff)
+			}
+			for _, e := range got {
+				if err := e.Validate(); err != nil {
+					t.Errorf("Validate(%s): %v", e.Name, err)
+				}
+			}
+		})
+	}
+}
+
+// TestNormalize_DocumentedTraps are documented snippets that cannot work as
+// pasted; each must fail with a line that says why.
+func TestNormalize_DocumentedTraps(t *testing.T) {
+	tests := []struct{ file, want string }{
+		// Codex's "# or" alternative: after [mcp_servers.server_name.env],
+		// env_vars and cwd land inside the env table.
+		{"codex_env_table.toml", "mcp_servers.server_name.env.env_vars: want a string, got a list"},
+		// Windsurf's remote example keeps its <placeholder> host.
+		{"windsurf_remote.json", `mcpServers.figma: url "https://<your-server-url>/mcp" has no valid host name: replace any placeholder with the server's address`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			got, err := Normalize(readTestdata(t, tt.file), Options{})
+			if err == nil || err.Error() != tt.want {
+				t.Fatalf("err = %v\nwant %s", err, tt.want)
+			}
+			if got != nil {
+				t.Errorf("entries returned with the error: %v", got)
+			}
+		})
+	}
+}
+
+func readTestdata(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestNormalize_EveryTestdataFileIsCovered keeps the table above honest.
+func TestNormalize_EveryTestdataFileIsCovered(t *testing.T) {
+	src, err := os.ReadFile("normalize_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("testdata/*.*")
+	if len(files) == 0 {
+		t.Fatal("no testdata")
+	}
+	for _, f := range files {
+		if !strings.Contains(string(src), `"`+filepath.Base(f)+`"`) {
+			t.Errorf("%s is not in a test table", f)
+		}
+	}
+}
