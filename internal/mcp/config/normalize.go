@@ -74,7 +74,7 @@ func parse(text string, opts Options) ([]Entry, error) {
 	case text[0] == '[' && looksLikeJSONArray(text):
 		return nil, errors.New("a JSON list is not a config: paste an object with mcpServers or servers")
 	}
-	if !strings.ContainsAny(text, " \t\r\n=[") {
+	if !strings.ContainsAny(text, " \t\r\n") {
 		return fromWord(text, opts)
 	}
 	if strings.Contains(text, "mcp_servers") || text[0] == '[' || strings.Contains(text, "=") {
@@ -111,6 +111,9 @@ func fromWord(text string, opts Options) ([]Entry, error) {
 	}
 	if isLauncher(text) {
 		return nil, fmt.Errorf("this looks like a command: register it with tai mcp add NAME -- %s", text)
+	}
+	if strings.Contains(text, "=") || text[0] == '[' {
+		return fromTOML(text) // mcp_servers.x.command="srv" is TOML too
 	}
 	return nil, errUnrecognised
 }
