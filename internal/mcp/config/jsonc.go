@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -82,7 +83,7 @@ func stripJSONC(s string) string {
 				b[i] = ' '
 			}
 		case c == '/' && i+1 < len(b) && b[i+1] == '*':
-			end := strings.Index(string(b[i+2:]), "*/")
+			end := bytes.Index(b[i+2:], []byte("*/"))
 			stop := len(b)
 			if end >= 0 {
 				stop = i + 2 + end + 2

@@ -11,6 +11,9 @@ import (
 // fromTOML reads a Codex config.toml, or any part of one, taking its
 // [mcp_servers.NAME] tables and ignoring every other setting.
 func fromTOML(text string) ([]Entry, error) {
+	if err := checkTOMLShape(text); err != nil {
+		return nil, err
+	}
 	var doc map[string]any
 	if _, err := toml.Decode(text, &doc); err != nil {
 		var pe toml.ParseError

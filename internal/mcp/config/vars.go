@@ -115,6 +115,9 @@ func (r *ref) canonical() string {
 		return "${input:" + r.name + "}"
 	case r.kind == refUnsupported:
 		return r.text
+	case r.hasDef && (r.name == "input" || r.name == "env"):
+		// ${input:-x} would read as an input, ${env:-x} as nothing.
+		return "${env:" + r.name + ":-" + r.def + "}"
 	case r.hasDef:
 		return "${" + r.name + ":-" + r.def + "}"
 	}
