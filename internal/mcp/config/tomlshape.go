@@ -48,7 +48,7 @@ func checkTOMLShape(text string) error {
 }
 
 // skipTOMLString returns the index just past the string opening at i:
-// "basic" with escapes, 'literal' without, and their """ and ''' multi-line
+// "basic" with escapes, 'literal' without, and their """ and ”' multi-line
 // forms. An unterminated string runs to the end.
 func skipTOMLString(text string, i int) int {
 	q := text[i]
