@@ -48,8 +48,8 @@ func checkTOMLShape(text string) error {
 }
 
 // skipTOMLString returns the index just past the string opening at i:
-// "basic" with escapes, 'literal' without, and their """ and ”' multi-line
-// forms. An unterminated string runs to the end.
+// "basic" with escapes, 'literal' without, and the multi-line form of each,
+// opened by three quotes. An unterminated string runs to the end.
 func skipTOMLString(text string, i int) int {
 	q := text[i]
 	delim := string(q)
