@@ -25,5 +25,6 @@ func Explicit(name string, argv []string) (Entry, error) {
 	if err := checkStrings(e); err != nil {
 		return Entry{}, err
 	}
+	noteInputs(&e, nil)
 	return e, nil
 }

@@ -198,3 +198,11 @@ func TestExplicit(t *testing.T) {
 		}
 	}
 }
+
+func TestExplicit_InputNote(t *testing.T) {
+	got, err := Explicit("p", []string{"srv", "--key=${input:api-key}"})
+	want := []string{"${input:api-key} is read from the vault secret api-key: store it with tai secret set api-key"}
+	if err != nil || !cmp.Equal(want, got.Notes) {
+		t.Errorf("notes %q, %v", got.Notes, err)
+	}
+}

@@ -45,6 +45,7 @@ func fromTOML(text string) ([]Entry, error) {
 		if err != nil {
 			return nil, err
 		}
+		noteInputs(&e, nil)
 		entries = append(entries, e)
 	}
 	return entries, nil
