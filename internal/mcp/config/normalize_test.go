@@ -234,7 +234,7 @@ func TestNormalize_DocumentedTraps(t *testing.T) {
 	}
 }
 
-func readTestdata(t *testing.T, name string) string {
+func readTestdata(t testing.TB, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
