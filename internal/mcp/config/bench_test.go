@@ -50,4 +50,3 @@ func BenchmarkExpandVars(b *testing.B) {
 		}
 	}
 }
-
