@@ -30,6 +30,8 @@ type App struct {
 
 	flags globalFlags
 	store *vault.Store
+	// mcpJSON is `tai mcp --json`.
+	mcpJSON *bool
 }
 
 // globalFlags are tai.md §1's global flags.

@@ -89,11 +89,13 @@ func (a *App) newChat(ctx context.Context, o chatOptions) (*chat, error) {
 	reg := tools.NewRegistry(catalog.Native()...)
 	env := &tools.Env{Dir: dir, Store: a.store, Profile: cfg.Profile, Prompter: o.Prompter, State: &tools.State{},
 		Approval: cfg.Approval()}
+	approver := &agent.Approver{Mode: cfg.Approval(), Store: a.store, Profile: cfg.Profile, Person: o.Person, Notices: o.Notices}
+	a.attachBridge(reg, env, approver)
 	ag := &agent.Agent{
 		Client:   client,
 		Tools:    reg,
 		Selector: agent.AllTools{Registry: reg},
-		Approver: &agent.Approver{Mode: cfg.Approval(), Store: a.store, Profile: cfg.Profile, Person: o.Person, Notices: o.Notices},
+		Approver: approver,
 		Env:      env,
 		System:   agent.SystemPrompt(dir, cfg.Approval(), cfg.Get(profile.KeySystemPrompt), time.Now()),
 		MaxSteps: cfg.MaxSteps(),

@@ -114,3 +114,25 @@ func (p *linePerson) Ask(ctx context.Context, question string, choices []string)
 	}
 	return ans, nil
 }
+
+// YesNo asks a yes/no question; an empty answer takes def.
+func (p *linePerson) YesNo(ctx context.Context, question string, def bool) (bool, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	hint := map[bool]string{true: "[Y/n]", false: "[y/N]"}[def]
+	for {
+		fmt.Fprintf(p.out, "%s %s ", textsafe.Line(question), hint)
+		ans, err := p.readLine(ctx)
+		if err != nil {
+			return false, err
+		}
+		switch strings.ToLower(ans) {
+		case "":
+			return def, nil
+		case "y", "yes":
+			return true, nil
+		case "n", "no":
+			return false, nil
+		}
+	}
+}

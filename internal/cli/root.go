@@ -52,6 +52,7 @@ register (tai mcp add) and serves its own tools over MCP (tai --serve-mcp).`,
 		newAuditCmd(a),
 		newRecordCmd(a),
 		newToolsCmd(a),
+		newMCPCmd(a),
 	)
 	return root
 }

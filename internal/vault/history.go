@@ -188,7 +188,13 @@ func (s *Store) RevokeGrant(ctx context.Context, profile, kind, subject string) 
 // RevokeToolGrantsEverywhere drops a tool's grants in every profile, used
 // when an MCP tool is redefined.
 func (s *Store) RevokeToolGrantsEverywhere(ctx context.Context, subject string) error {
-	_, err := s.db.ExecContext(ctx, `DELETE FROM grants WHERE kind = ? AND subject = ?`, GrantTool, subject)
+	return s.RevokeGrantsEverywhere(ctx, GrantTool, subject)
+}
+
+// RevokeGrantsEverywhere drops grants of a kind and subject in every
+// profile.
+func (s *Store) RevokeGrantsEverywhere(ctx context.Context, kind, subject string) error {
+	_, err := s.db.ExecContext(ctx, `DELETE FROM grants WHERE kind = ? AND subject = ?`, kind, subject)
 	return classify(err)
 }
 

@@ -3,6 +3,7 @@
 package catalog
 
 import (
+	"tai/internal/mcp/bridge"
 	"tai/internal/tools"
 	"tai/internal/tools/fs"
 	"tai/internal/tools/git"
@@ -28,6 +29,7 @@ func Native() []*tools.Tool {
 
 // groups lists each tool group's constructor.
 var groups = []func() []*tools.Tool{
+	bridge.AgentTools,
 	fs.Tools,
 	search.Tools,
 	memory.Tools,

@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"context"
+	"os"
+
+	"tai/internal/agent"
+	"tai/internal/mcp/bridge"
+	"tai/internal/tools"
+)
+
+// newBridge builds the MCP bridge of a profile for this invocation.
+func (a *App) newBridge(profile string, approver *agent.Approver) *bridge.Bridge {
+	dir, _ := os.Getwd()
+	b := &bridge.Bridge{Store: a.store, Profile: profile, Dir: dir,
+		LookupEnv: func(name string) (string, bool) {
+			v := a.Getenv(name)
+			return v, v != ""
+		},
+	}
+	if approver != nil {
+		b.Confirm = func(ctx context.Context, c tools.Consent) (bool, error) {
+			v, err := approver.Confirm(ctx, c)
+			return v.Allowed, err
+		}
+	}
+	return b
+}
+
+// attachBridge makes the profile's bridged tools reachable through reg and
+// gives the mcp_* tools the same bridge.
+func (a *App) attachBridge(reg *tools.Registry, env *tools.Env, approver *agent.Approver) *bridge.Bridge {
+	b := a.newBridge(env.Profile, approver)
+	native := map[string]bool{}
+	for _, t := range reg.Native() {
+		native[t.Name] = true
+	}
+	b.Native = func(name string) bool { return native[name] }
+	bridge.Attach(env, b)
+	reg.Fallback = b
+	return b
+}

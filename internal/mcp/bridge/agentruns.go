@@ -1,0 +1,176 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"tai/internal/mcp/wire"
+	"tai/internal/tools"
+	"tai/internal/vault"
+)
+
+func runList(ctx context.Context, call tools.Call) (tools.Result, error) {
+	b, err := From(call.Env)
+	if err != nil {
+		return tools.Errorf("mcp_list: %v", err), nil
+	}
+	list, err := b.Servers(ctx)
+	if err != nil {
+		return tools.Errorf("mcp_list: %v", err), nil
+	}
+	return tools.Text(FormatServers(list)), nil
+}
+
+// FormatServers renders servers as a table: transport, enabled profiles,
+// tool counts and pin state. Server text is made printable.
+func FormatServers(list []ServerInfo) string {
+	if len(list) == 0 {
+		return "no MCP servers registered; add one with mcp_add (tai mcp add)"
+	}
+	var sb strings.Builder
+	w := tabwriter.NewWriter(&sb, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "NAME\tTRANSPORT\tENABLED FOR\tTOOLS\tPINS\tRUNS")
+	for _, s := range list {
+		profiles := strings.Join(s.Profiles, ",")
+		if profiles == "" {
+			profiles = "-"
+		}
+		tools := fmt.Sprintf("%d", s.Tools)
+		if s.Unoffered > 0 {
+			tools += fmt.Sprintf(" (%d listed only)", s.Unoffered)
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, s.Transport, profiles, tools, s.PinState(), printable(s.Target, 60))
+	}
+	w.Flush()
+	return strings.TrimRight(sb.String(), "\n")
+}
+
+type serverArgs struct {
+	Server  string `json:"server"`
+	Profile string `json:"profile"`
+}
+
+func runEnable(on bool) func(ctx context.Context, call tools.Call) (tools.Result, error) {
+	verb := map[bool]string{true: "enabled", false: "disabled"}[on]
+	return func(ctx context.Context, call tools.Call) (tools.Result, error) {
+		var in serverArgs
+		if err := json.Unmarshal(call.Args, &in); err != nil {
+			return tools.Errorf("%v", err), nil
+		}
+		b, err := forProfile(call.Env, in.Profile)
+		if err != nil {
+			return tools.Errorf("%v", err), nil
+		}
+		if err := b.Store.SetMCPEnabled(ctx, in.Server, b.Profile, on); err != nil {
+			return tools.Errorf("%v", err), nil
+		}
+		_ = b.Store.Audit(ctx, vault.AuditEntry{Profile: b.Profile, Kind: "mcp-" + verb[:len(verb)-1], Subject: in.Server, Outcome: "ok"})
+		return tools.Text(fmt.Sprintf("MCP server %s %s for profile %s", in.Server, verb, b.Profile)), nil
+	}
+}
+
+func runRemove(ctx context.Context, call tools.Call) (tools.Result, error) {
+	var in serverArgs
+	if err := json.Unmarshal(call.Args, &in); err != nil {
+		return tools.Errorf("mcp_remove: %v", err), nil
+	}
+	b, err := From(call.Env)
+	if err != nil {
+		return tools.Errorf("mcp_remove: %v", err), nil
+	}
+	if err := b.Remove(ctx, in.Server); err != nil {
+		return tools.Errorf("mcp_remove: %v", err), nil
+	}
+	_ = b.Store.Audit(ctx, vault.AuditEntry{Profile: b.Profile, Kind: "mcp-remove", Subject: in.Server, Outcome: "ok"})
+	return tools.Text("removed MCP server " + in.Server + " with its profile rows, pins, cached tools and tokens"), nil
+}
+
+func runTools(ctx context.Context, call tools.Call) (tools.Result, error) {
+	var in serverArgs
+	if err := json.Unmarshal(call.Args, &in); err != nil {
+		return tools.Errorf("mcp_tools: %v", err), nil
+	}
+	b, err := From(call.Env)
+	if err != nil {
+		return tools.Errorf("mcp_tools: %v", err), nil
+	}
+	list, err := b.ServerTools(ctx, in.Server)
+	if err != nil {
+		return tools.Errorf("mcp_tools: %v", err), nil
+	}
+	return tools.Text(FormatTools(list)), nil
+}
+
+// FormatTools renders tools with their bridged name, state and the first
+// sentence of their description. Server text is made printable.
+func FormatTools(list []ToolInfo) string {
+	if len(list) == 0 {
+		return "no cached tools"
+	}
+	var sb strings.Builder
+	server := ""
+	for _, t := range list {
+		if t.Server != server {
+			server = t.Server
+			state := "enabled"
+			if !t.Enabled {
+				state = "not enabled for this profile"
+			}
+			fmt.Fprintf(&sb, "%s (%s):\n", t.Server, state)
+		}
+		fmt.Fprintf(&sb, "  %s [%s] %s: %s\n", t.Name, t.State, printable(t.Remote, 64), printable(firstSentence(t.Description), 160))
+	}
+	return strings.TrimRight(sb.String(), "\n")
+}
+
+type callArgs struct {
+	Server string          `json:"server"`
+	Tool   string          `json:"tool"`
+	Args   json.RawMessage `json:"args"`
+}
+
+func callToolConsent(call tools.Call) tools.Consent {
+	var in callArgs
+	_ = json.Unmarshal(call.Args, &in)
+	name := CallName
+	if b, err := From(call.Env); err == nil {
+		if t := b.lookupRemote(context.Background(), in.Server, in.Tool); t != nil {
+			name = t.Name
+		}
+	}
+	return callConsent(name, in.Server, in.Tool, in.Args)
+}
+
+func runCall(ctx context.Context, call tools.Call) (tools.Result, error) {
+	var in callArgs
+	if err := json.Unmarshal(call.Args, &in); err != nil {
+		return tools.Errorf("mcp_call: %v", err), nil
+	}
+	if call.Env != nil && call.Env.Served {
+		return tools.Errorf("mcp_call: bridged MCP servers are not reachable from a served session"), nil
+	}
+	b, err := From(call.Env)
+	if err != nil {
+		return tools.Errorf("mcp_call: %v", err), nil
+	}
+	return b.Call(ctx, in.Server, in.Tool, in.Args)
+}
+
+func printable(s string, max int) string { return wire.Printable(s, max) }
+
+func oneLine(s string, max int) string { return wire.Printable(strings.TrimSpace(s), max) }
+
+// firstSentence is the first line or sentence of a description.
+func firstSentence(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.Index(s, ". "); i >= 0 {
+		s = s[:i+1]
+	}
+	return s
+}

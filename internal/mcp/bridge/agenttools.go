@@ -1,0 +1,174 @@
+package bridge
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"tai/internal/mcp/config"
+	"tai/internal/tools"
+)
+
+// Names of the MCP agent tools (mcp.md "Agent tools").
+const (
+	AddName     = "mcp_add"
+	ListName    = "mcp_list"
+	EnableName  = "mcp_enable"
+	DisableName = "mcp_disable"
+	RemoveName  = "mcp_remove"
+	ToolsName   = "mcp_tools"
+	CallName    = "mcp_call"
+)
+
+var (
+	//go:embed mcp_add.md
+	addDescription string
+	//go:embed mcp_list.md
+	listDescription string
+	//go:embed mcp_enable.md
+	enableDescription string
+	//go:embed mcp_disable.md
+	disableDescription string
+	//go:embed mcp_remove.md
+	removeDescription string
+	//go:embed mcp_tools.md
+	toolsDescription string
+	//go:embed mcp_call.md
+	callDescription string
+)
+
+// AgentTools returns the mcp_* tools. Each finds its host's bridge through
+// From(call.Env).
+func AgentTools() []*tools.Tool {
+	server := `"server":{"type":"string","description":"the registered server's name (see mcp_list)"}`
+	profile := `"profile":{"type":"string","description":"profile to change (default: the current one)"}`
+	obj := func(props string, required ...string) json.RawMessage {
+		req := ""
+		if len(required) > 0 {
+			req = `,"required":["` + strings.Join(required, `","`) + `"]`
+		}
+		return json.RawMessage(`{"type":"object","properties":{` + props + `}` + req + `,"additionalProperties":false}`)
+	}
+	return []*tools.Tool{
+		{Name: AddName, Group: "mcp", Description: strings.TrimSpace(addDescription), Run: runAdd, ConsentIn: addConsent,
+			Schema: obj(`"source":{"type":"string","description":"a pasted JSON or TOML config, an https URL, a GitHub repository link, or a stored server's name"},`+
+				`"name":{"type":"string","description":"name for the server (when the source holds one)"},`+
+				profile+`,"enable":{"type":"boolean","description":"enable it for the profile (default false)"}`, "source")},
+		{Name: ListName, Group: "mcp", Description: strings.TrimSpace(listDescription), Safe: tools.AlwaysSafe, Run: runList, Schema: obj(``)},
+		{Name: EnableName, Group: "mcp", Description: strings.TrimSpace(enableDescription), Run: runEnable(true), Schema: obj(server+`,`+profile, "server")},
+		{Name: DisableName, Group: "mcp", Description: strings.TrimSpace(disableDescription), Run: runEnable(false), Schema: obj(server+`,`+profile, "server")},
+		{Name: RemoveName, Group: "mcp", Description: strings.TrimSpace(removeDescription), Run: runRemove, Schema: obj(server, "server")},
+		{Name: ToolsName, Group: "mcp", Description: strings.TrimSpace(toolsDescription), Safe: tools.AlwaysSafe, Run: runTools,
+			Schema: obj(`"server":{"type":"string","description":"only this server (default: every server)"}`)},
+		{Name: CallName, Group: "mcp", Description: strings.TrimSpace(callDescription), Run: runCall, ConsentIn: callToolConsent,
+			Schema: obj(server+`,"tool":{"type":"string","description":"the tool's name on that server"},`+
+				`"args":{"type":"object","description":"the tool's arguments"}`, "server", "tool")},
+	}
+}
+
+type addArgs struct {
+	Source  string `json:"source"`
+	Name    string `json:"name"`
+	Profile string `json:"profile"`
+	Enable  bool   `json:"enable"`
+}
+
+// forProfile returns the host's bridge, or one for another profile.
+func forProfile(env *tools.Env, profile string) (*Bridge, error) {
+	b, err := From(env)
+	if err != nil || profile == "" || profile == b.Profile {
+		return b, err
+	}
+	ok, err := b.Store.ProfileExists(context.Background(), profile)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("profile %q does not exist", profile)
+	}
+	return b.ForProfile(profile), nil
+}
+
+// addConsent previews what mcp_add would register, so the approval screen
+// shows the exact launch before anything runs.
+func addConsent(call tools.Call) tools.Consent {
+	var in addArgs
+	_ = json.Unmarshal(call.Args, &in)
+	title := "MCP register: " + oneLine(in.Source, 80)
+	b, err := From(call.Env)
+	if err != nil {
+		return tools.Consent{Title: title, Detail: err.Error()}
+	}
+	entries, err := config.Normalize(in.Source, config.Options{Name: in.Name, Stored: b.stored(context.Background())})
+	if err != nil {
+		return tools.Consent{Title: title, Detail: err.Error()}
+	}
+	var parts []string
+	for _, e := range entries {
+		x, err := b.expand(context.Background(), e)
+		if err != nil && len(x.Missing) == 0 {
+			parts = append(parts, err.Error())
+			continue
+		}
+		parts = append(parts, Describe(x, "register").Detail)
+	}
+	if in.Enable {
+		parts = append(parts, "and enable for profile "+b.Profile)
+	}
+	return tools.Consent{Title: title, Detail: strings.Join(parts, "\n\n")}
+}
+
+func runAdd(ctx context.Context, call tools.Call) (tools.Result, error) {
+	var in addArgs
+	if err := json.Unmarshal(call.Args, &in); err != nil {
+		return tools.Errorf("mcp_add: %v", err), nil
+	}
+	b, err := forProfile(call.Env, in.Profile)
+	if err != nil {
+		return tools.Errorf("mcp_add: %v", err), nil
+	}
+	// The call itself was approved on a screen showing each entry; entries
+	// the resolver finds later get their own consent through Confirm.
+	approved := func(ctx context.Context, c tools.Consent, offer bool) (bool, bool, error) {
+		return true, in.Enable, nil
+	}
+	added, err := b.Add(ctx, AddRequest{Source: in.Source, Name: in.Name, Enable: in.Enable}, approved, nil)
+	if err != nil {
+		return tools.Errorf("mcp_add: %v", err), nil
+	}
+	return tools.Text(FormatAdded(added, b.Profile)), nil
+}
+
+// FormatAdded describes registered servers and their tools for the model
+// and the terminal. Server text is made printable.
+func FormatAdded(added []Added, profile string) string {
+	var sb strings.Builder
+	for _, a := range added {
+		state := "disabled (enable with tai mcp enable " + a.Name + ")"
+		if a.Enabled {
+			state = "enabled for profile " + profile
+		}
+		switch {
+		case a.NeedsLogin:
+			fmt.Fprintf(&sb, "registered MCP server %s, disabled: it needs a login (401); run `tai mcp login %s` in a terminal\n", a.Name, a.Name)
+			continue
+		case a.Refreshed:
+			fmt.Fprintf(&sb, "verified MCP server %s (%s): %d tools", a.Name, state, len(a.Tools))
+			if n := len(a.Drift.Added) + len(a.Drift.Changed); n > 0 {
+				fmt.Fprintf(&sb, "; %d new or changed tools withheld until `tai mcp tools %s --approve`", n, a.Name)
+			}
+			sb.WriteString("\n")
+		default:
+			fmt.Fprintf(&sb, "registered MCP server %s (%s) with %d tools:\n", a.Name, state, len(a.Tools))
+		}
+		for _, t := range a.Tools {
+			fmt.Fprintf(&sb, "  %s: %s\n", printable(t.Name, 64), printable(firstSentence(t.Description), 120))
+		}
+		for _, n := range a.Notes {
+			fmt.Fprintf(&sb, "  note: %s\n", printable(n, 200))
+		}
+	}
+	return strings.TrimRight(sb.String(), "\n")
+}

@@ -1,0 +1,174 @@
+package bridge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"tai/internal/mcp/client"
+	"tai/internal/mcp/wire"
+	"tai/internal/tools"
+	"tai/internal/vault"
+)
+
+// Audit outcomes of an MCP call: the tool's own failure and a protocol or
+// transport failure stay apart end to end.
+const (
+	OutcomeOK            = "ok"
+	OutcomeToolError     = "tool-error"
+	OutcomeProtocolError = "protocol-error"
+	OutcomeRefused       = "refused"
+)
+
+// UnavailableError refuses a call before it reaches the server: a server
+// that is not registered or not enabled, a tool that is withheld or
+// filtered out.
+type UnavailableError struct{ Msg string }
+
+func (e *UnavailableError) Error() string { return e.Msg }
+
+// Call runs tool on server with args and returns what the model sees: the
+// tool's text (text blocks joined, other blocks as their JSON), with
+// IsError when the tool ran and failed. Protocol and transport failures are
+// errors. Every call is audited as mcp-call.
+func (b *Bridge) Call(ctx context.Context, server, tool string, args json.RawMessage) (tools.Result, error) {
+	start := time.Now()
+	res, err := b.call(ctx, server, tool, args)
+	outcome := OutcomeOK
+	var unavailable *UnavailableError
+	switch {
+	case errors.As(err, &unavailable):
+		outcome = OutcomeRefused
+	case err != nil:
+		outcome = OutcomeProtocolError
+	case res.IsError:
+		outcome = OutcomeToolError
+	}
+	_ = b.Store.Audit(context.WithoutCancel(ctx), vault.AuditEntry{Profile: b.Profile, Kind: "mcp-call",
+		Subject: server + "/" + tool, Digest: vault.Digest(args), Outcome: outcome,
+		DurationMS: time.Since(start).Milliseconds(), Size: int64(len(res.Text))})
+	return res, err
+}
+
+func (b *Bridge) call(ctx context.Context, server, tool string, args json.RawMessage) (tools.Result, error) {
+	if err := b.check(ctx, server, tool); err != nil {
+		return tools.Result{}, err
+	}
+	c, err := b.client(ctx, server)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	// The connection refreshed the tool list: check again against it.
+	if err := b.check(ctx, server, tool); err != nil {
+		return tools.Result{}, err
+	}
+	c.acquire()
+	defer b.release(server, c)
+	if len(bytes.TrimSpace(args)) == 0 {
+		args = json.RawMessage("{}")
+	}
+	r, err := c.c.CallTool(ctx, tool, args)
+	if err != nil {
+		if errors.Is(err, client.ErrLost) || errors.Is(err, client.ErrClosed) {
+			b.drop(server, c)
+		}
+		return tools.Result{}, fmt.Errorf("%s/%s: %w", server, tool, err)
+	}
+	text := b.Store.Redact(resultText(r))
+	if len(text) > wire.ResultMax {
+		if text, err = b.spill(ctx, server, tool, text); err != nil {
+			return tools.Result{}, err
+		}
+	}
+	return tools.Result{Text: text, IsError: r.IsError}, nil
+}
+
+// check refuses calls the profile may not make.
+func (b *Bridge) check(ctx context.Context, server, tool string) error {
+	v, err := b.current(ctx)
+	if err != nil {
+		return err
+	}
+	if _, ok := v.servers[server]; !ok {
+		return &UnavailableError{fmt.Sprintf("no MCP server named %q; see `tai mcp list`", server)}
+	}
+	if !v.enabled[server] {
+		return &UnavailableError{fmt.Sprintf("MCP server %s is not enabled for profile %s; run `tai mcp enable %s`", server, b.Profile, server)}
+	}
+	bt, ok := v.byTool[[2]string{server, tool}]
+	switch {
+	case !ok:
+		return nil // not cached yet: the server decides once connected
+	case bt.denied:
+		return &UnavailableError{fmt.Sprintf("tool %s of MCP server %s is filtered out by the server's allow/deny lists", tool, server)}
+	case bt.pending == pendingNew:
+		return &UnavailableError{fmt.Sprintf("tool %s of MCP server %s is new and withheld until approved; review it with `tai mcp tools %s --approve`", tool, server, server)}
+	case bt.pending == pendingChanged:
+		return &UnavailableError{fmt.Sprintf("tool %s of MCP server %s changed since it was approved and is withheld; review the change with `tai mcp tools %s --approve`", tool, server, server)}
+	}
+	return nil
+}
+
+// resultText joins text blocks; any other block (image, audio, resource…)
+// is kept as its JSON, unchanged.
+func resultText(r *wire.CallToolResult) string {
+	var parts []string
+	for _, c := range r.Content {
+		var block struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		if json.Unmarshal(c, &block) == nil && block.Type == "text" {
+			parts = append(parts, block.Text)
+			continue
+		}
+		parts = append(parts, string(c))
+	}
+	if len(parts) == 0 && len(r.StructuredContent) > 0 {
+		parts = append(parts, string(r.StructuredContent))
+	}
+	return strings.Join(parts, "\n")
+}
+
+// spillHead is how much of a spilled result the model sees inline.
+const spillHead = 4096
+
+// spill stores a result over MCP_RESULT_MAX as a vault record and returns
+// what the model gets instead: the record id, the size and the head.
+func (b *Bridge) spill(ctx context.Context, server, tool, text string) (string, error) {
+	id, err := b.Store.PutRecord(ctx, b.Profile, "mcp-result", text)
+	if err != nil {
+		return "", fmt.Errorf("%s/%s: the result of %d bytes is over the %d-byte inline limit and could not be stored: %w",
+			server, tool, len(text), wire.ResultMax, err)
+	}
+	head := text[:spillHead]
+	for len(head) > 0 && head[len(head)-1]&0xC0 == 0x80 {
+		head = head[:len(head)-1]
+	}
+	return fmt.Sprintf("[result of %d bytes spilled to record %s (over the %d-byte inline limit); the first %d bytes follow; read the rest with record_get]\n%s",
+		len(text), id, wire.ResultMax, len(head), head), nil
+}
+
+// callConsent is the approval screen of a bridged call: server, tool and
+// an argument digest.
+func callConsent(name, server, tool string, args json.RawMessage) tools.Consent {
+	var compact bytes.Buffer
+	if json.Compact(&compact, args) != nil {
+		compact.Reset()
+		compact.Write(args)
+	}
+	shown := compact.String()
+	if len(shown) > 600 {
+		shown = shown[:600] + "…"
+	}
+	return tools.Consent{
+		Title:   fmt.Sprintf("MCP %s/%s", wire.Printable(server, 64), wire.Printable(tool, 128)),
+		Detail:  fmt.Sprintf("server: %s\ntool: %s\narguments (%s): %s", server, tool, vault.Digest(args), shown),
+		Server:  server,
+		Subject: name,
+	}
+}

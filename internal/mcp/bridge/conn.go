@@ -1,0 +1,255 @@
+package bridge
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"tai/internal/mcp/client"
+	"tai/internal/mcp/config"
+	"tai/internal/mcp/wire"
+	"tai/internal/vault"
+)
+
+// conn is a live connection to one server, shared by every call to it and
+// closed after it has been idle for the bridge's Idle duration.
+type conn struct {
+	ready chan struct{} // closed once c or err is set
+	c     *client.Client
+	err   error
+
+	mu    sync.Mutex
+	busy  int
+	timer *time.Timer
+}
+
+func (c *conn) close() {
+	<-c.ready
+	if c.c != nil {
+		c.c.Close()
+	}
+}
+
+// client returns a live client for server, connecting on first use. Only
+// one connection attempt runs per server at a time.
+func (b *Bridge) client(ctx context.Context, server string) (*conn, error) {
+	b.mu.Lock()
+	if b.conns == nil {
+		b.conns = map[string]*conn{}
+	}
+	if c, ok := b.conns[server]; ok {
+		b.mu.Unlock()
+		<-c.ready
+		if c.err != nil {
+			return nil, c.err
+		}
+		return c, nil
+	}
+	c := &conn{ready: make(chan struct{})}
+	b.conns[server] = c
+	b.mu.Unlock()
+
+	c.c, _, _, c.err = b.dial(ctx, server)
+	close(c.ready)
+	if c.err != nil {
+		b.drop(server, c)
+		return nil, c.err
+	}
+	return c, nil
+}
+
+// drop forgets a connection (after a failure or when idle) and closes it.
+func (b *Bridge) drop(server string, c *conn) {
+	b.mu.Lock()
+	if b.conns[server] == c {
+		delete(b.conns, server)
+	}
+	b.mu.Unlock()
+	c.close()
+}
+
+// acquire marks a call in flight; release restarts the idle timer.
+func (c *conn) acquire() {
+	c.mu.Lock()
+	c.busy++
+	if c.timer != nil {
+		c.timer.Stop()
+	}
+	c.mu.Unlock()
+}
+
+func (b *Bridge) release(server string, c *conn) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.busy--
+	if c.busy > 0 {
+		return
+	}
+	if c.timer != nil {
+		c.timer.Stop()
+	}
+	c.timer = time.AfterFunc(b.idle(), func() {
+		c.mu.Lock()
+		idle := c.busy == 0
+		c.mu.Unlock()
+		if idle {
+			b.drop(server, c)
+		}
+	})
+}
+
+// dial expands the stored entry, re-asks consent when what would run has
+// changed, connects, and refreshes the tool cache against the pins.
+func (b *Bridge) dial(ctx context.Context, server string) (*client.Client, []wire.Tool, Drift, error) {
+	srv, err := b.Store.MCPServer(ctx, server)
+	if err != nil {
+		return nil, nil, Drift{}, err
+	}
+	x, err := b.expand(ctx, EntryOf(srv))
+	if err != nil {
+		return nil, nil, Drift{}, err
+	}
+	if h := LaunchHash(x.Entry); h != srv.ConsentedHash {
+		if err := b.reconsent(ctx, srv, x, h); err != nil {
+			return nil, nil, Drift{}, err
+		}
+	}
+	opts := client.Options{ConnectTimeout: b.ConnectTimeout, CallTimeout: b.callTimeout()}
+	if opts.Transport, err = b.transport(ctx, x.Entry); err != nil {
+		return nil, nil, Drift{}, err
+	}
+	c, err := client.Connect(ctx, opts)
+	if err != nil {
+		return nil, nil, Drift{}, fmt.Errorf("starting MCP server %s: %w", server, err)
+	}
+	listed, err := c.ListTools(ctx)
+	if err != nil {
+		c.Close()
+		return nil, nil, Drift{}, fmt.Errorf("listing the tools of MCP server %s: %w", server, err)
+	}
+	d, err := b.refresh(ctx, server, listed)
+	if err != nil {
+		c.Close()
+		return nil, nil, Drift{}, err
+	}
+	return c, listed, d, nil
+}
+
+// expand substitutes ${VAR} references at use time and registers the
+// substituted secrets for redaction. Unresolved names refuse the start.
+func (b *Bridge) expand(ctx context.Context, e config.Entry) (config.Expanded, error) {
+	home, _ := os.UserHomeDir()
+	if b.Home != "" {
+		home = b.Home
+	}
+	x, err := config.ExpandVars(e, config.Sources{
+		Env:  b.lookupEnv,
+		Home: home,
+		Dir:  b.Dir,
+		Secret: func(name string) (string, bool, error) {
+			v, err := b.Store.Secret(ctx, b.Profile, vault.ClampSecretName(name))
+			if vault.IsNotFound(err) {
+				return "", false, nil
+			}
+			return v, err == nil, err
+		},
+	})
+	if err != nil {
+		return x, err
+	}
+	for name, v := range x.Secrets {
+		b.Store.AddKnown(name, v)
+	}
+	for k, v := range x.Entry.Headers {
+		if strings.EqualFold(k, "authorization") {
+			b.Store.AddKnown(k, strings.TrimSpace(strings.TrimPrefix(v, "Bearer ")))
+		}
+	}
+	return x, x.Err()
+}
+
+func (b *Bridge) transport(ctx context.Context, e config.Entry) (client.Transport, error) {
+	if e.Transport == config.Stdio {
+		return client.Stdio{Command: e.Command, Args: e.Args, Env: e.Env, Dir: e.Cwd}, nil
+	}
+	headers := map[string]string{}
+	for k, v := range e.Headers {
+		headers[k] = v
+	}
+	if b.Authorize != nil {
+		if err := b.Authorize(ctx, e.Name, headers); err != nil {
+			return nil, err
+		}
+	}
+	return client.HTTP{URL: e.URL, Headers: headers, HTTPClient: b.HTTPClient}, nil
+}
+
+// ErrNotConsented refuses a server whose launch changed without approval.
+var ErrNotConsented = errors.New("not approved")
+
+// reconsent shows a changed launch again before anything runs.
+func (b *Bridge) reconsent(ctx context.Context, srv vault.MCPServer, x config.Expanded, hash string) error {
+	what := "the command"
+	if srv.Transport == config.HTTP {
+		what = "the URL"
+	}
+	if b.Confirm == nil {
+		return fmt.Errorf("MCP server %s: %s it would run changed since it was approved; approve it again with `tai mcp add %s` in a terminal: %w",
+			srv.Name, what, srv.Name, ErrNotConsented)
+	}
+	c := Describe(x, "changed since you approved it")
+	ok, err := b.Confirm(ctx, c)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("MCP server %s: %s changed and was not approved: %w", srv.Name, what, ErrNotConsented)
+	}
+	return b.Store.SetMCPConsentedHash(ctx, srv.Name, hash)
+}
+
+// LaunchHash identifies what a person consents to: for a command, the argv,
+// working directory and env names with values; for a URL, the URL and
+// header names with values. Any change shows the consent screen again.
+func LaunchHash(e config.Entry) string {
+	var parts []string
+	if e.Transport == config.Stdio {
+		parts = append([]string{"stdio", e.Command, e.Cwd}, e.Args...)
+		parts = append(parts, sortedPairs(e.Env)...)
+	} else {
+		parts = append([]string{"http", e.URL}, sortedPairs(e.Headers)...)
+	}
+	b, _ := json.Marshal(parts)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+func sortedPairs(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k, v := range m {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// EntryOf turns a stored server back into the entry it was registered as.
+func EntryOf(s vault.MCPServer) config.Entry {
+	return config.Entry{Name: s.Name, Transport: s.Transport, Command: s.Command, Args: s.Args, Env: nilIfEmpty(s.Env),
+		URL: s.URL, Headers: nilIfEmpty(s.Headers), Cwd: s.Cwd, Allow: s.Allow, Deny: s.Deny, Source: s.Source}
+}
+
+func nilIfEmpty(m map[string]string) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	return m
+}

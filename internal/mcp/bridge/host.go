@@ -1,0 +1,28 @@
+package bridge
+
+import (
+	"errors"
+
+	"tai/internal/tools"
+)
+
+// stateKey is where a host keeps its Bridge in tools.Env.State, so the
+// mcp_* tools and the registry's fallback use the same one.
+const stateKey = "mcp.bridge"
+
+// Attach makes b the bridge of env's host: the mcp_* tools use it.
+func Attach(env *tools.Env, b *Bridge) {
+	env.State.Get(stateKey, func() any { return b })
+}
+
+// From returns the bridge of env's host, creating a plain one (no consent
+// for changed launches) for a host that attached none.
+func From(env *tools.Env) (*Bridge, error) {
+	if env == nil || env.Store == nil || env.State == nil {
+		return nil, errors.New("MCP servers are not available in this host (no vault)")
+	}
+	b := env.State.Get(stateKey, func() any {
+		return &Bridge{Store: env.Store, Profile: env.Profile, Dir: env.Dir}
+	})
+	return b.(*Bridge), nil
+}

@@ -1,0 +1,189 @@
+package bridge
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"tai/internal/mcp/wire"
+	"tai/internal/textdiff"
+	"tai/internal/vault"
+)
+
+// definition is what a pin covers: name, description and input schema
+// (mcp.md), in a canonical JSON form so that key order and whitespace do
+// not count as a change.
+func definition(name, description string, schema json.RawMessage) string {
+	if len(schema) == 0 {
+		schema = json.RawMessage("{}")
+	}
+	var s any
+	if json.Unmarshal(schema, &s) != nil {
+		s = string(schema)
+	}
+	b, _ := json.MarshalIndent(map[string]any{"name": name, "description": description, "inputSchema": s}, "", "  ")
+	return string(b)
+}
+
+func hashOf(def string) string {
+	sum := sha256.Sum256([]byte(def))
+	return hex.EncodeToString(sum[:])
+}
+
+func cachedHash(t vault.MCPTool) string { return hashOf(definition(t.Tool, t.Description, t.Schema)) }
+
+// pinFor is the pin approving a listed tool as it is now.
+func pinFor(t wire.Tool) vault.MCPPin {
+	def := definition(t.Name, t.Description, t.InputSchema)
+	return vault.MCPPin{Hash: hashOf(def), Definition: def}
+}
+
+// cacheOf turns a tools/list answer into cache rows, in the server's order.
+func cacheOf(server string, listed []wire.Tool) []vault.MCPTool {
+	out := make([]vault.MCPTool, 0, len(listed))
+	for i, t := range listed {
+		out = append(out, vault.MCPTool{Server: server, Tool: t.Name, Description: t.Description,
+			Schema: t.InputSchema, Position: i})
+	}
+	return out
+}
+
+// Drift is what a fresh tools/list changed against the pins.
+type Drift struct {
+	Added, Changed, Removed []string
+}
+
+// refresh stores a fresh tool list: removals apply silently (cache and
+// pins), while added and redefined tools enter the cache unpinned, so they
+// stay withheld until approved; a redefined tool loses its standing grants.
+func (b *Bridge) refresh(ctx context.Context, server string, listed []wire.Tool) (Drift, error) {
+	pins, err := b.Store.MCPPins(ctx, server)
+	if err != nil {
+		return Drift{}, err
+	}
+	var d Drift
+	seen := map[string]bool{}
+	for _, t := range listed {
+		seen[t.Name] = true
+		pin, ok := pins[t.Name]
+		switch {
+		case !ok:
+			d.Added = append(d.Added, t.Name)
+		case pin.Hash != pinFor(t).Hash:
+			d.Changed = append(d.Changed, t.Name)
+		}
+	}
+	for name := range pins {
+		if !seen[name] {
+			d.Removed = append(d.Removed, name)
+		}
+	}
+	if err := b.Store.ReplaceMCPTools(ctx, server, cacheOf(server, listed)); err != nil {
+		return d, err
+	}
+	if len(d.Removed) > 0 {
+		if err := b.Store.SetMCPPins(ctx, server, nil, d.Removed); err != nil {
+			return d, err
+		}
+	}
+	if len(d.Changed) > 0 {
+		v, err := b.current(ctx)
+		if err != nil {
+			return d, err
+		}
+		for _, name := range d.Changed {
+			if bt, ok := v.byTool[[2]string{server, name}]; ok {
+				if err := b.Store.RevokeToolGrantsEverywhere(ctx, bt.tool.Name); err != nil {
+					return d, err
+				}
+			}
+		}
+	}
+	return d, nil
+}
+
+// PendingTool is a tool withheld until a person approves it.
+type PendingTool struct {
+	Server, Tool string
+	Kind         string // "new" or "changed"
+	// Diff shows what changed against the approved definition (a unified
+	// diff), or the whole definition of a new tool. Untrusted text: clean
+	// it before printing.
+	Diff string
+}
+
+// Pending lists a server's withheld tools with what changed.
+func (b *Bridge) Pending(ctx context.Context, server string) ([]PendingTool, error) {
+	cached, err := b.Store.MCPTools(ctx, server)
+	if err != nil {
+		return nil, err
+	}
+	pins, err := b.Store.MCPPins(ctx, server)
+	if err != nil {
+		return nil, err
+	}
+	var out []PendingTool
+	for _, t := range cached {
+		def := definition(t.Tool, t.Description, t.Schema)
+		pin, ok := pins[t.Tool]
+		switch {
+		case !ok:
+			out = append(out, PendingTool{Server: server, Tool: t.Tool, Kind: pendingNew, Diff: indent(def)})
+		case pin.Hash != hashOf(def):
+			diff := textdiff.Unified("approved", "now", []byte(pin.Definition+"\n"), []byte(def+"\n"))
+			if pin.Definition == "" {
+				diff = "(the approved definition was not kept)\n" + indent(def)
+			}
+			out = append(out, PendingTool{Server: server, Tool: t.Tool, Kind: pendingChanged, Diff: diff})
+		}
+	}
+	return out, nil
+}
+
+// Approve pins the named withheld tools of server (all of them when none
+// are named) as they are cached now.
+func (b *Bridge) Approve(ctx context.Context, server string, names ...string) ([]string, error) {
+	pending, err := b.Pending(ctx, server)
+	if err != nil {
+		return nil, err
+	}
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	cached, err := b.Store.MCPTools(ctx, server)
+	if err != nil {
+		return nil, err
+	}
+	set := map[string]vault.MCPPin{}
+	var approved []string
+	for _, p := range pending {
+		if len(names) > 0 && !want[p.Tool] {
+			continue
+		}
+		for _, t := range cached {
+			if t.Tool == p.Tool {
+				def := definition(t.Tool, t.Description, t.Schema)
+				set[t.Tool] = vault.MCPPin{Hash: hashOf(def), Definition: def}
+				approved = append(approved, t.Tool)
+			}
+		}
+		delete(want, p.Tool)
+	}
+	for n := range want {
+		return nil, fmt.Errorf("tool %q of server %s is not awaiting approval; see `tai mcp tools %s`", n, server, server)
+	}
+	if len(set) > 0 {
+		if err := b.Store.SetMCPPins(ctx, server, set, nil); err != nil {
+			return nil, err
+		}
+	}
+	return approved, nil
+}
+
+func indent(s string) string {
+	return "  " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n  ") + "\n"
+}

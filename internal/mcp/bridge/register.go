@@ -1,0 +1,222 @@
+package bridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"tai/internal/mcp/client"
+	"tai/internal/mcp/config"
+	"tai/internal/mcp/wire"
+	"tai/internal/tools"
+	"tai/internal/vault"
+)
+
+// Registration consent: a person approves starting the server and says
+// whether to enable it for the current profile.
+type RegisterConsent func(ctx context.Context, c tools.Consent, offerEnable bool) (register, enable bool, err error)
+
+// AddRequest asks to register servers.
+type AddRequest struct {
+	// Source is what was pasted: a JSON or TOML config, a URL, a GitHub
+	// link, or a stored server's name. Ignored when Entries is set.
+	Source string
+	// Entries are already-built entries (tai mcp add NAME -- CMD…).
+	Entries []config.Entry
+	// Name renames the single server of Source.
+	Name string
+	// Enable enables the servers for the bridge's profile without asking.
+	Enable bool
+}
+
+// Added reports one registered server.
+type Added struct {
+	Name    string
+	Tools   []wire.Tool
+	Enabled bool
+	// NeedsLogin is set when the server answered 401: it is stored
+	// disabled, without tools, until `tai mcp login NAME`.
+	NeedsLogin bool
+	// Refreshed is set when Source named a stored server: it was verified
+	// and its tool list refreshed, pins untouched.
+	Refreshed bool
+	Drift     Drift
+	Notes     []string
+}
+
+// Resolver turns a GitHub repository into entries (the GitHub resolver).
+type Resolver func(ctx context.Context, ref *config.GitHubRef) ([]config.Entry, error)
+
+// Add normalizes req, asks consent for each server, connects to it, lists
+// its tools and stores server, tool cache, pins and enablement in one
+// transaction. A server that fails its handshake is not stored.
+func (b *Bridge) Add(ctx context.Context, req AddRequest, consent RegisterConsent, resolve Resolver) ([]Added, error) {
+	entries := req.Entries
+	if entries == nil {
+		var err error
+		entries, err = config.Normalize(req.Source, config.Options{Name: req.Name, Stored: b.stored(ctx)})
+		var gh *config.GitHubRef
+		var ref *config.StoredRef
+		switch {
+		case errors.As(err, &gh):
+			if resolve == nil {
+				return nil, fmt.Errorf("%s: GitHub links are not resolved here; paste the server's config instead", gh.Error())
+			}
+			if entries, err = resolve(ctx, gh); err != nil {
+				return nil, err
+			}
+		case errors.As(err, &ref):
+			a, err := b.Verify(ctx, ref.Name)
+			if err != nil {
+				return nil, err
+			}
+			return []Added{a}, nil
+		case err != nil:
+			return nil, err
+		}
+	}
+	var out []Added
+	for _, e := range entries {
+		a, err := b.register(ctx, e, req.Enable, consent)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+func (b *Bridge) stored(ctx context.Context) func(string) bool {
+	names, _ := b.Store.MCPServerNames(ctx)
+	return func(n string) bool {
+		for _, s := range names {
+			if s == n {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+func (b *Bridge) register(ctx context.Context, e config.Entry, enable bool, consent RegisterConsent) (Added, error) {
+	if err := e.Validate(); err != nil {
+		return Added{}, err
+	}
+	if err := b.roomFor(ctx, e.Name); err != nil {
+		return Added{}, err
+	}
+	x, err := b.expand(ctx, e)
+	if err != nil {
+		return Added{}, err
+	}
+	ok, yes, err := consent(ctx, Describe(x, "register"), !enable)
+	if err != nil {
+		return Added{}, err
+	}
+	if !ok {
+		return Added{}, fmt.Errorf("MCP server %s not registered: declined", e.Name)
+	}
+	enable = enable || yes
+	if e.Enabled != nil {
+		enable = *e.Enabled
+	}
+	a := Added{Name: e.Name, Notes: e.Notes}
+	listed, err := b.probe(ctx, x.Entry)
+	var httpErr *wire.HTTPError
+	switch {
+	case errors.As(err, &httpErr) && httpErr.Status == http.StatusUnauthorized:
+		if hasAuthHeader(x.Entry.Headers) {
+			return Added{}, fmt.Errorf("MCP server %s refused its Authorization header (401): check your credentials; nothing was stored", e.Name)
+		}
+		a.NeedsLogin, enable = true, false
+		listed = nil
+	case err != nil:
+		return Added{}, fmt.Errorf("MCP server %s did not start, so it was not stored: %w", e.Name, err)
+	}
+	reg := vault.MCPRegistration{
+		Server:     serverOf(e, LaunchHash(x.Entry)),
+		Tools:      cacheOf(e.Name, listed),
+		Pins:       map[string]vault.MCPPin{},
+		MaxServers: wire.MaxServers,
+	}
+	for _, t := range listed {
+		reg.Pins[t.Name] = pinFor(t)
+	}
+	if enable {
+		reg.Enable = []string{b.Profile}
+	} else {
+		reg.Disable = []string{b.Profile}
+	}
+	if err := b.Store.RegisterMCPServer(ctx, reg); err != nil {
+		return Added{}, err
+	}
+	a.Tools, a.Enabled = listed, enable
+	return a, nil
+}
+
+// probe connects once, lists the tools and disconnects.
+func (b *Bridge) probe(ctx context.Context, e config.Entry) ([]wire.Tool, error) {
+	t, err := b.transport(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	c, err := client.Connect(ctx, client.Options{Transport: t, ConnectTimeout: b.ConnectTimeout, CallTimeout: b.callTimeout()})
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	return c.ListTools(ctx)
+}
+
+// roomFor refuses a new server past MCP_MAX_SERVERS early, before consent.
+func (b *Bridge) roomFor(ctx context.Context, name string) error {
+	names, err := b.Store.MCPServerNames(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		if n == name {
+			return nil
+		}
+	}
+	if len(names) >= wire.MaxServers {
+		return fmt.Errorf("%w: %d is the most (MCP_MAX_SERVERS); remove one with `tai mcp remove NAME` first", vault.ErrTooManyServers, wire.MaxServers)
+	}
+	return nil
+}
+
+func hasAuthHeader(h map[string]string) bool {
+	for k := range h {
+		if strings.EqualFold(k, "authorization") {
+			return true
+		}
+	}
+	return false
+}
+
+func serverOf(e config.Entry, hash string) vault.MCPServer {
+	return vault.MCPServer{Name: e.Name, Transport: e.Transport, Command: e.Command, Args: e.Args, Env: e.Env,
+		URL: e.URL, Headers: e.Headers, Cwd: e.Cwd, Allow: e.Allow, Deny: e.Deny, Source: e.Source, ConsentedHash: hash}
+}
+
+// Verify connects to a stored server (asking consent again if its launch
+// changed), refreshes its tool cache against the pins and reports it.
+func (b *Bridge) Verify(ctx context.Context, name string) (Added, error) {
+	srv, err := b.Store.MCPServer(ctx, name)
+	if err != nil {
+		return Added{}, err
+	}
+	c, listed, d, err := b.dial(ctx, name)
+	if err != nil {
+		return Added{}, err
+	}
+	c.Close()
+	profiles, _ := b.Store.MCPProfiles(ctx, name)
+	enabled := false
+	for _, p := range profiles {
+		enabled = enabled || p == b.Profile
+	}
+	return Added{Name: srv.Name, Tools: listed, Enabled: enabled, Refreshed: true, Drift: d}, nil
+}

@@ -1,0 +1,209 @@
+package bridge
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"tai/internal/mcp/wire"
+	"tai/internal/tools"
+	"tai/internal/vault"
+)
+
+// ServerInfo summarises a registered server for listings.
+type ServerInfo struct {
+	Name      string
+	Transport string
+	Target    string // the command line or URL as stored (references unexpanded)
+	Source    string
+	Profiles  []string // where it is enabled
+	Tools     int      // cached tools
+	Offered   int      // callable by name for this bridge's profile
+	Unoffered int      // listed but past MCP_MAX_TOOLS
+	Pending   int      // new or changed, withheld until approved
+	Filtered  int      // removed by the allow/deny lists
+}
+
+// PinState summarises pins in one word: "ok", or how many tools wait.
+func (s ServerInfo) PinState() string {
+	switch {
+	case s.Tools == 0:
+		return "no tools cached"
+	case s.Pending == 0:
+		return "all pinned"
+	}
+	return fmt.Sprintf("%d pending approval", s.Pending)
+}
+
+// Servers lists every registered server without connecting to any.
+func (b *Bridge) Servers(ctx context.Context) ([]ServerInfo, error) {
+	v, err := b.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	names, err := b.Store.MCPServerNames(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []ServerInfo
+	for _, n := range names {
+		s := v.servers[n]
+		info := ServerInfo{Name: n, Transport: s.Transport, Source: s.Source}
+		if s.Transport == "http" {
+			info.Target = s.URL
+		} else {
+			info.Target = strings.TrimSpace(quote(s.Command) + " " + joinQuoted(s.Args))
+		}
+		if info.Profiles, err = b.Store.MCPProfiles(ctx, n); err != nil {
+			return nil, err
+		}
+		out = append(out, info)
+	}
+	index := map[string]*ServerInfo{}
+	for i := range out {
+		index[out[i].Name] = &out[i]
+	}
+	for _, bt := range v.byName {
+		info := index[bt.cached.Server]
+		if info == nil {
+			continue
+		}
+		info.Tools++
+		switch {
+		case bt.denied:
+			info.Filtered++
+		case bt.pending != "":
+			info.Pending++
+		case bt.tool.Unoffered:
+			info.Unoffered++
+		default:
+			info.Offered++
+		}
+	}
+	return out, nil
+}
+
+func joinQuoted(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = quote(a)
+	}
+	return strings.Join(q, " ")
+}
+
+// ToolInfo describes one cached tool of a server.
+type ToolInfo struct {
+	Server, Remote, Name string // Name is the bridged name
+	Description          string
+	State                string // "offered", "listed only (past MCP_MAX_TOOLS)", "new: awaiting approval", …
+	Enabled              bool
+}
+
+// ServerTools lists the cached tools of one server, or of all when server
+// is empty, in each server's own order.
+func (b *Bridge) ServerTools(ctx context.Context, server string) ([]ToolInfo, error) {
+	v, err := b.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := v.servers[server]; server != "" && !ok {
+		return nil, fmt.Errorf("no MCP server named %q; see `tai mcp list`", server)
+	}
+	cached, err := b.Store.MCPTools(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []ToolInfo
+	for _, ct := range cached {
+		if server != "" && ct.Server != server {
+			continue
+		}
+		bt := v.byTool[[2]string{ct.Server, ct.Tool}]
+		if bt == nil {
+			continue
+		}
+		out = append(out, ToolInfo{Server: ct.Server, Remote: ct.Tool, Name: bt.tool.Name,
+			Description: ct.Description, State: stateOf(bt), Enabled: bt.enabled})
+	}
+	return out, nil
+}
+
+func stateOf(bt *bound) string {
+	switch {
+	case bt.denied:
+		return "filtered by allow/deny"
+	case bt.pending == pendingNew:
+		return "new: awaiting approval"
+	case bt.pending == pendingChanged:
+		return "changed: awaiting approval"
+	case bt.tool.Unoffered:
+		return fmt.Sprintf("listed only (past MCP_MAX_TOOLS = %d): use mcp_call", wire.MaxTools)
+	}
+	return "offered"
+}
+
+// Remove deletes a server with its profile rows, pins, cached tools,
+// standing grants, and OAuth tokens in every profile.
+func (b *Bridge) Remove(ctx context.Context, server string) error {
+	v, err := b.current(ctx)
+	if err != nil {
+		return err
+	}
+	if err := b.Store.RemoveMCPServer(ctx, server); err != nil {
+		return err
+	}
+	b.mu.Lock()
+	c := b.conns[server]
+	b.mu.Unlock()
+	if c != nil {
+		b.drop(server, c)
+	}
+	for _, bt := range v.byName {
+		if bt.cached.Server == server {
+			_ = b.Store.RevokeToolGrantsEverywhere(ctx, bt.tool.Name)
+		}
+	}
+	_ = b.Store.RevokeGrantsEverywhere(ctx, vault.GrantServer, server)
+	profiles, err := b.Store.Profiles(ctx)
+	if err != nil {
+		return err
+	}
+	for _, p := range profiles {
+		for _, name := range TokenSecrets(server) {
+			if err := b.Store.DeleteSecret(ctx, p.Name, name); err != nil && !vault.IsNotFound(err) {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// TokenSecrets names the vault secrets holding a server's OAuth tokens.
+func TokenSecrets(server string) []string {
+	return []string{
+		vault.ClampSecretName("mcp-oauth-" + server + "-access"),
+		vault.ClampSecretName("mcp-oauth-" + server + "-refresh"),
+	}
+}
+
+// lookupRemote finds the bridged tool for server/tool in the view.
+func (b *Bridge) lookupRemote(ctx context.Context, server, tool string) *tools.Tool {
+	v, err := b.current(ctx)
+	if err != nil {
+		return nil
+	}
+	if bt := v.byTool[[2]string{server, tool}]; bt != nil {
+		return bt.tool
+	}
+	return nil
+}
+
+// BridgedTool returns the tool for server/tool as the approval policy sees
+// it: the cached bridged tool, or a stand-in for one not cached yet, so an
+// explicit call asks approval with server, tool and argument digest.
+func (b *Bridge) BridgedTool(ctx context.Context, server, tool string) *tools.Tool {
+	if t := b.lookupRemote(ctx, server, tool); t != nil {
+		return t
+	}
+	return b.bridgedTool(newNamer(b.Native).name(server, tool), vault.MCPTool{Server: server, Tool: tool})
+}

@@ -1,0 +1,160 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+
+	"tai/internal/mcp/wire"
+	"tai/internal/tools"
+	"tai/internal/vault"
+)
+
+// Pending states of a cached tool that no pin approves.
+const (
+	pendingNew     = "new"
+	pendingChanged = "changed"
+)
+
+// maxDescription bounds a foreign tool's description as the model sees it.
+const maxDescription = 4096
+
+// bound is one cached server tool and what tai makes of it.
+type bound struct {
+	tool    *tools.Tool
+	cached  vault.MCPTool
+	pending string // "", pendingNew or pendingChanged
+	denied  bool   // filtered out by the entry's allow/deny lists
+	enabled bool   // its server is enabled for the profile
+}
+
+// view is the bridge's picture of the vault's MCP tables for one profile,
+// rebuilt whenever the vault's MCP generation changes.
+type view struct {
+	gen     string
+	tools   []*tools.Tool // callable by name: enabled, approved, allowed
+	byName  map[string]*bound
+	byTool  map[[2]string]*bound // server, remote name
+	servers map[string]vault.MCPServer
+	enabled map[string]bool
+}
+
+// current returns an up-to-date view.
+func (b *Bridge) current(ctx context.Context) (*view, error) {
+	gen, err := b.Store.MCPGeneration(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	v := b.view
+	b.mu.Unlock()
+	if v != nil && v.gen == gen {
+		return v, nil
+	}
+	v, err = b.build(ctx, gen)
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	b.view = v
+	b.mu.Unlock()
+	return v, nil
+}
+
+func (b *Bridge) build(ctx context.Context, gen string) (*view, error) {
+	servers, err := b.Store.MCPServers(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	enabledNames, err := b.Store.EnabledMCPServers(ctx, b.Profile)
+	if err != nil {
+		return nil, err
+	}
+	cached, err := b.Store.MCPTools(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v := &view{gen: gen, byName: map[string]*bound{}, byTool: map[[2]string]*bound{},
+		servers: map[string]vault.MCPServer{}, enabled: map[string]bool{}}
+	for _, s := range servers {
+		v.servers[s.Name] = s
+	}
+	for _, n := range enabledNames {
+		v.enabled[n] = true
+	}
+	pins := map[string]map[string]vault.MCPPin{}
+	for _, s := range servers {
+		if pins[s.Name], err = b.Store.MCPPins(ctx, s.Name); err != nil {
+			return nil, err
+		}
+	}
+	names := newNamer(b.Native)
+	offered := map[string]int{}
+	for _, ct := range cached { // ordered by server name, then the server's order
+		srv, ok := v.servers[ct.Server]
+		if !ok {
+			continue
+		}
+		bt := &bound{cached: ct, enabled: v.enabled[ct.Server], denied: !allowed(srv, ct.Tool)}
+		if pin, ok := pins[ct.Server][ct.Tool]; !ok {
+			bt.pending = pendingNew
+		} else if pin.Hash != cachedHash(ct) {
+			bt.pending = pendingChanged
+		}
+		name := names.name(ct.Server, ct.Tool)
+		bt.tool = b.bridgedTool(name, ct)
+		if !bt.denied {
+			if offered[ct.Server] >= wire.MaxTools {
+				bt.tool.Unoffered = true
+			}
+			offered[ct.Server]++
+		}
+		v.byName[name] = bt
+		v.byTool[[2]string{ct.Server, ct.Tool}] = bt
+		if bt.enabled && bt.pending == "" && !bt.denied {
+			v.tools = append(v.tools, bt.tool)
+		}
+	}
+	return v, nil
+}
+
+// allowed applies the entry's allow and deny lists.
+func allowed(s vault.MCPServer, tool string) bool {
+	if len(s.Allow) > 0 && !slices.Contains(s.Allow, tool) {
+		return false
+	}
+	return !slices.Contains(s.Deny, tool)
+}
+
+// bridgedTool turns a cached server tool into a tai tool.
+func (b *Bridge) bridgedTool(name string, ct vault.MCPTool) *tools.Tool {
+	schema := ct.Schema
+	if !isObjectSchema(schema) {
+		schema = json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	desc := ct.Description
+	if len(desc) > maxDescription {
+		desc = desc[:maxDescription] + "…"
+	}
+	server, remote := ct.Server, ct.Tool
+	return &tools.Tool{
+		Name:        name,
+		Description: desc,
+		Schema:      schema,
+		Group:       "mcp",
+		Server:      server,
+		Remote:      remote,
+		Consent: func(args json.RawMessage) tools.Consent {
+			return callConsent(name, server, remote, args)
+		},
+		Run: func(ctx context.Context, call tools.Call) (tools.Result, error) {
+			return b.Call(ctx, server, remote, call.Args)
+		},
+	}
+}
+
+// isObjectSchema reports whether s is a JSON object (a usable schema).
+func isObjectSchema(s json.RawMessage) bool {
+	var m map[string]json.RawMessage
+	return json.Unmarshal(s, &m) == nil && m != nil
+}
