@@ -10,12 +10,17 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"tai/internal/llm/llmtest"
+	"tai/internal/mcp/mcptest"
 	"tai/internal/vault"
 )
 
 // The test binary doubles as tai (and as small vault workers), so tests
 // drive real processes without building anything first.
 func TestMain(m *testing.M) {
+	if mcptest.ShouldServe() {
+		mcptest.Main()
+		os.Exit(0)
+	}
 	switch os.Getenv("TAI_TEST_ROLE") {
 	case "audit-appender":
 		os.Exit(appendAuditRows(os.Getenv("TAI_HOME")))
@@ -54,6 +59,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("TAI_HOME", e.WorkDir+"/home")
 			e.Setenv("TAI_SEAL_KDF", "test")
 			e.Setenv("HOME", e.WorkDir)
+			e.Setenv("FAKEMCP", os.Args[0])
 			for _, k := range []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "TAI_API_KEY", "TAI_MODEL", "TAI_BASE_URL"} {
 				e.Setenv(k, "")
 			}

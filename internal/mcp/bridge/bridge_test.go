@@ -1,0 +1,339 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tai/internal/mcp/config"
+	"tai/internal/mcp/mcptest"
+	"tai/internal/mcp/wire"
+	"tai/internal/tools"
+	"tai/internal/vault"
+)
+
+func TestMain(m *testing.M) {
+	if mcptest.ShouldServe() {
+		mcptest.Main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+type fixture struct {
+	store *vault.Store
+	b     *Bridge
+	env   map[string]string
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	s, err := vault.Open(context.Background(), filepath.Join(t.TempDir(), "home"), vault.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{store: s, env: map[string]string{}}
+	f.b = &Bridge{Store: s, Profile: vault.DefaultProfile,
+		LookupEnv: func(n string) (string, bool) { v, ok := f.env[n]; return v, ok }}
+	t.Cleanup(func() {
+		f.b.Close()
+		s.Close()
+	})
+	return f
+}
+
+// fakeEntry is a stdio entry running the fake server with tools.
+func fakeEntry(t *testing.T, name string, toolNames ...string) config.Entry {
+	return config.Entry{Name: name, Transport: config.Stdio, Command: os.Args[0],
+		Env: mcptest.Env(toolNames...), Source: config.SourceExplicit}
+}
+
+func yes(enable bool) RegisterConsent {
+	return func(context.Context, tools.Consent, bool) (bool, bool, error) { return true, enable, nil }
+}
+
+func (f *fixture) add(t *testing.T, e config.Entry, enable bool) Added {
+	t.Helper()
+	added, err := f.b.Add(context.Background(), AddRequest{Entries: []config.Entry{e}}, yes(enable), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return added[0]
+}
+
+func names(ts []*tools.Tool) string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, t.Name)
+	}
+	return strings.Join(out, ",")
+}
+
+func TestAdd_StoresAndBridges(t *testing.T) {
+	f := newFixture(t)
+	a := f.add(t, fakeEntry(t, "Fake-Srv", "echo", "fail", "Weird.Name!"), false)
+	if len(a.Tools) != 3 || a.Enabled {
+		t.Fatalf("added = %+v", a)
+	}
+	if got := names(f.b.Tools()); got != "" {
+		t.Fatalf("a disabled server offers %s", got)
+	}
+	if err := f.store.SetMCPEnabled(context.Background(), "Fake-Srv", vault.DefaultProfile, true); err != nil {
+		t.Fatal(err)
+	}
+	if got := names(f.b.Tools()); got != "mcp_fake_srv_echo,mcp_fake_srv_fail,mcp_fake_srv_weird_name_" {
+		t.Fatalf("tools = %s", got)
+	}
+	tl, ok := f.b.Lookup("mcp_fake_srv_weird_name_")
+	if !ok || tl.Server != "Fake-Srv" || tl.Remote != "Weird.Name!" {
+		t.Fatalf("lookup = %+v %v", tl, ok)
+	}
+	if string(tl.Schema) != `{"type":"object"}` {
+		t.Fatalf("schema = %s", tl.Schema)
+	}
+}
+
+func TestAdd_FailedHandshakeStoresNothing(t *testing.T) {
+	f := newFixture(t)
+	e := config.Entry{Name: "broken", Transport: config.Stdio, Command: "/bin/sh", Args: []string{"-c", "echo boom >&2; exit 3"}}
+	_, err := f.b.Add(context.Background(), AddRequest{Entries: []config.Entry{e}}, yes(true), nil)
+	if err == nil || !strings.Contains(err.Error(), "not stored") || !strings.Contains(err.Error(), "boom") {
+		t.Fatalf("err = %v", err)
+	}
+	if names, _ := f.store.MCPServerNames(context.Background()); len(names) != 0 {
+		t.Fatalf("stored %v", names)
+	}
+}
+
+func TestAdd_UnresolvedVariableRefuses(t *testing.T) {
+	f := newFixture(t)
+	e := fakeEntry(t, "needs", "echo")
+	e.Env["TOKEN"] = "${NOT_SET_ANYWHERE}"
+	_, err := f.b.Add(context.Background(), AddRequest{Entries: []config.Entry{e}}, yes(true), nil)
+	if err == nil || !strings.Contains(err.Error(), "NOT_SET_ANYWHERE") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestCall_OutcomesStayApart(t *testing.T) {
+	f := newFixture(t)
+	f.add(t, fakeEntry(t, "fake", "echo", "fail", "image"), true)
+	ctx := context.Background()
+	res, err := f.b.Call(ctx, "fake", "echo", json.RawMessage(`{"message":"hi"}`))
+	if err != nil || res.Text != "hi" || res.IsError {
+		t.Fatalf("echo = %+v, %v", res, err)
+	}
+	res, err = f.b.Call(ctx, "fake", "fail", nil)
+	if err != nil || !res.IsError || res.Text != "it broke" {
+		t.Fatalf("fail = %+v, %v", res, err)
+	}
+	res, err = f.b.Call(ctx, "fake", "image", nil)
+	if err != nil || !strings.Contains(res.Text, `"type":"image"`) || !strings.HasSuffix(res.Text, "caption") {
+		t.Fatalf("image = %+v, %v", res, err)
+	}
+	_, err = f.b.Call(ctx, "fake", "echo", json.RawMessage(`"not an object"`))
+	var rpc *wire.Error
+	if !errors.As(err, &rpc) || rpc.Code != wire.CodeInvalidParams {
+		t.Fatalf("non-object arguments: %v, want a JSON-RPC error", err)
+	}
+	rows, _ := f.store.AuditEntries(ctx, vault.AuditQuery{Kind: "mcp-call"})
+	var outcomes []string
+	for _, r := range rows {
+		outcomes = append(outcomes, r.Subject+"="+r.Outcome)
+	}
+	if got := strings.Join(outcomes, " "); got != "fake/echo=ok fake/fail=tool-error fake/image=ok fake/echo=protocol-error" {
+		t.Fatalf("audit = %s", got)
+	}
+}
+
+func TestCall_DisabledServerNamesEnable(t *testing.T) {
+	f := newFixture(t)
+	f.add(t, fakeEntry(t, "fake", "echo"), false)
+	_, err := f.b.Call(context.Background(), "fake", "echo", nil)
+	var u *UnavailableError
+	if !errors.As(err, &u) || !strings.Contains(err.Error(), "tai mcp enable fake") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestCall_SpillsLargeResults(t *testing.T) {
+	f := newFixture(t)
+	f.add(t, fakeEntry(t, "fake", "big"), true)
+	ctx := context.Background()
+	res, err := f.b.Call(ctx, "fake", "big", json.RawMessage(`{"size": 100000}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Text) > 8192 || !strings.Contains(res.Text, "spilled to record r") || !strings.Contains(res.Text, "100000 bytes") {
+		t.Fatalf("result head = %.200s (len %d)", res.Text, len(res.Text))
+	}
+	id := strings.Fields(strings.SplitAfter(res.Text, "record ")[1])[0]
+	r, err := f.store.Record(ctx, id)
+	if err != nil || r.Size != 100000 {
+		t.Fatalf("record %s: %+v %v", id, r.Size, err)
+	}
+	res, _ = f.b.Call(ctx, "fake", "big", json.RawMessage(`{"size": 65536}`))
+	if len(res.Text) != 65536 {
+		t.Fatalf("a result at exactly the cap spilled (len %d)", len(res.Text))
+	}
+}
+
+func TestCall_RedactsSubstitutedSecrets(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	if err := f.store.SetSecret(ctx, vault.DefaultProfile, "API_TOKEN", "tok-from-the-vault-123", nil); err != nil {
+		t.Fatal(err)
+	}
+	f.env["OTHER"] = "env-value-456789"
+	e := fakeEntry(t, "fake", "env")
+	e.Env["SECRET_A"] = "${API_TOKEN}"
+	e.Env["SECRET_B"] = "${OTHER}"
+	f.add(t, e, true)
+	for name, want := range map[string]string{"SECRET_A": "[secret:API_TOKEN]", "SECRET_B": "[secret:OTHER]"} {
+		res, err := f.b.Call(ctx, "fake", "env", json.RawMessage(`{"name":"`+name+`"}`))
+		if err != nil || res.Text != want {
+			t.Fatalf("%s = %q, %v", name, res.Text, err)
+		}
+	}
+}
+
+func TestDrift_AddedAndChangedAreWithheld(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	e := fakeEntry(t, "fake", "echo", "fail")
+	f.add(t, e, true)
+	f.store.AddGrant(ctx, vault.DefaultProfile, vault.GrantTool, "mcp_fake_fail")
+
+	// The server now lists fail redefined, echo removed, and a new tool.
+	changed := []map[string]any{
+		{"name": "fail", "description": "now does something else"},
+		{"name": "image", "description": "new"},
+	}
+	b, _ := json.Marshal(changed)
+	srv, _ := f.store.MCPServer(ctx, "fake")
+	srv.Env["TAI_FAKE_TOOLS"] = string(b)
+	reg := vault.MCPRegistration{Server: srv, Tools: nil}
+	// Keep the old cache and pins: re-register only the launch.
+	tl, _ := f.store.MCPTools(ctx, "fake")
+	pins, _ := f.store.MCPPins(ctx, "fake")
+	reg.Tools, reg.Pins = tl, pins
+	reg.Server.ConsentedHash = LaunchHash(EntryOf(srv))
+	if err := f.store.RegisterMCPServer(ctx, reg); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.store.SetMCPEnabled(ctx, "fake", vault.DefaultProfile, true); err != nil {
+		t.Fatal(err)
+	}
+
+	_, err := f.b.Call(ctx, "fake", "image", nil) // connects: the fresh list arrives
+	if err == nil || !strings.Contains(err.Error(), "new and withheld") {
+		t.Fatalf("new tool: %v", err)
+	}
+	if _, err := f.b.Call(ctx, "fake", "fail", nil); err == nil || !strings.Contains(err.Error(), "changed since it was approved") {
+		t.Fatalf("changed tool: %v", err)
+	}
+	if got := names(f.b.Tools()); got != "" {
+		t.Fatalf("offered while withheld: %s", got)
+	}
+	if ok, _ := f.store.HasGrant(ctx, vault.DefaultProfile, vault.GrantTool, "mcp_fake_fail"); ok {
+		t.Fatal("a redefined tool kept its grant")
+	}
+	pending, err := f.b.Pending(ctx, "fake")
+	if err != nil || len(pending) != 2 {
+		t.Fatalf("pending = %+v %v", pending, err)
+	}
+	if p := pending[0]; p.Tool != "fail" || p.Kind != "changed" || !strings.Contains(p.Diff, "+  \"description\": \"now does something else\"") {
+		t.Fatalf("diff of fail:\n%s", p.Diff)
+	}
+	if pins, _ := f.store.MCPPins(ctx, "fake"); len(pins) != 1 {
+		t.Fatalf("removed tool's pin kept: %v", pins)
+	}
+	if _, err := f.b.Approve(ctx, "fake"); err != nil {
+		t.Fatal(err)
+	}
+	if got := names(f.b.Tools()); got != "mcp_fake_fail,mcp_fake_image" {
+		t.Fatalf("after approval: %s", got)
+	}
+}
+
+func TestLaunchChange_AsksAgain(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.env["WHICH"] = "one"
+	e := fakeEntry(t, "fake", "env")
+	e.Args = []string{"${WHICH}"}
+	f.add(t, e, true)
+	f.b.Close()
+	f.env["WHICH"] = "two" // the same entry now expands differently
+	var shown []tools.Consent
+	f.b.Confirm = func(_ context.Context, c tools.Consent) (bool, error) {
+		shown = append(shown, c)
+		return false, nil
+	}
+	_, err := f.b.Call(ctx, "fake", "env", json.RawMessage(`{"name":"X"}`))
+	if !errors.Is(err, ErrNotConsented) || len(shown) != 1 || !strings.Contains(shown[0].Detail, "two") {
+		t.Fatalf("err = %v, shown %+v", err, shown)
+	}
+	f.b.Confirm = func(context.Context, tools.Consent) (bool, error) { return true, nil }
+	if _, err := f.b.Call(ctx, "fake", "env", json.RawMessage(`{"name":"X"}`)); err != nil {
+		t.Fatal(err)
+	}
+	f.b.Confirm = nil // approved once: no question the next time
+	f.b.Close()
+	if _, err := f.b.Call(ctx, "fake", "env", json.RawMessage(`{"name":"X"}`)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMaxTools_ExtrasListedNotOffered(t *testing.T) {
+	f := newFixture(t)
+	var many []string
+	for i := range wire.MaxTools + 5 {
+		many = append(many, "t"+strings.Repeat("x", i%3)+string(rune('a'+i%26))+"_"+itoa(i))
+	}
+	f.add(t, fakeEntry(t, "many", many...), true)
+	var offered, unoffered int
+	for _, tl := range f.b.Tools() {
+		if tl.Unoffered {
+			unoffered++
+		} else {
+			offered++
+		}
+	}
+	if offered != wire.MaxTools || unoffered != 5 {
+		t.Fatalf("offered %d, unoffered %d", offered, unoffered)
+	}
+	infos, _ := f.b.Servers(context.Background())
+	if infos[0].Unoffered != 5 || infos[0].Tools != wire.MaxTools+5 {
+		t.Fatalf("servers = %+v", infos)
+	}
+}
+
+func itoa(i int) string {
+	return strings.TrimLeft(string(rune('0'+i/100))+string(rune('0'+i/10%10))+string(rune('0'+i%10)), "0")
+}
+
+func TestNames(t *testing.T) {
+	n := newNamer(func(s string) bool { return s == "mcp_x_taken" })
+	cases := []struct{ server, tool, want string }{
+		{"x", "taken", "mcp_x_taken_2"},
+		{"Srv", "Get-Thing", "mcp_srv_get_thing"},
+		{"srv", "get_thing", "mcp_srv_get_thing_2"},
+		{"srv", "", "mcp_srv_tool"},
+		{"srv", "!!!", "mcp_srv_tool_2"},
+		{"srv", strings.Repeat("long", 30), ""},
+	}
+	for _, c := range cases {
+		got := n.name(c.server, c.tool)
+		if c.want != "" && got != c.want {
+			t.Errorf("name(%q, %q) = %q, want %q", c.server, c.tool, got, c.want)
+		}
+		if len(got) > maxName {
+			t.Errorf("name(%q, %q) = %q is over %d", c.server, c.tool, got, maxName)
+		}
+	}
+}

@@ -1,0 +1,109 @@
+// Package mcptest is a small scripted MCP server for tests in other
+// packages: a test binary re-executes itself with [EnvServe] set and calls
+// [Main] from TestMain, so tests get a real stdio MCP peer without any
+// build step.
+package mcptest
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// EnvServe, set to "1", makes [ShouldServe] true.
+const EnvServe = "TAI_FAKE_MCP"
+
+// EnvTools holds the served tools as a JSON list of {name, description,
+// inputSchema?}.
+const EnvTools = "TAI_FAKE_TOOLS"
+
+// ShouldServe reports whether this process was started as the fake server.
+func ShouldServe() bool { return os.Getenv(EnvServe) == "1" }
+
+// Env returns the environment entries that make a re-executed test binary
+// serve tools with the given names; each tool's description is "the NAME
+// tool".
+func Env(toolNames ...string) map[string]string {
+	var list []map[string]any
+	for _, n := range toolNames {
+		list = append(list, map[string]any{"name": n, "description": "the " + n + " tool"})
+	}
+	b, _ := json.Marshal(list)
+	return map[string]string{EnvServe: "1", EnvTools: string(b)}
+}
+
+// Main serves MCP on stdin and stdout until stdin closes. Its tools come
+// from EnvTools; every tool answers by its name:
+//
+//	echo  → the "message" argument
+//	big   → "size" bytes of text
+//	fail  → an isError result
+//	env   → the value of the environment variable named by "name"
+//	image → an image block and a text block
+func Main() {
+	var toolList []map[string]any
+	_ = json.Unmarshal([]byte(os.Getenv(EnvTools)), &toolList)
+	for _, t := range toolList {
+		if _, ok := t["inputSchema"]; !ok {
+			t["inputSchema"] = map[string]any{"type": "object"}
+		}
+	}
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 1<<20)
+	out := json.NewEncoder(os.Stdout)
+	for in.Scan() {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Name      string          `json:"name"`
+				Arguments json.RawMessage `json:"arguments"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(in.Bytes(), &m) != nil || m.ID == nil {
+			continue
+		}
+		reply := func(result any) {
+			out.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
+		}
+		switch m.Method {
+		case "initialize":
+			reply(map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{"tools": map[string]any{}},
+				"serverInfo": map[string]any{"name": "fake", "version": "1"}})
+		case "tools/list":
+			reply(map[string]any{"tools": toolList})
+		case "tools/call":
+			var args map[string]any
+			if len(m.Params.Arguments) > 0 && json.Unmarshal(m.Params.Arguments, &args) != nil {
+				out.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32602, "message": "arguments must be an object"}})
+				continue
+			}
+			reply(fakeCall(m.Params.Name, args))
+		case "ping":
+			reply(map[string]any{})
+		default:
+			out.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": "no " + m.Method}})
+		}
+	}
+}
+
+func fakeCall(name string, args map[string]any) map[string]any {
+	text := func(s string) []any { return []any{map[string]any{"type": "text", "text": s}} }
+	switch name {
+	case "echo":
+		return map[string]any{"content": text(fmt.Sprint(args["message"]))}
+	case "big":
+		n, _ := args["size"].(float64)
+		return map[string]any{"content": text(strings.Repeat("x", int(n)))}
+	case "fail":
+		return map[string]any{"content": text("it broke"), "isError": true}
+	case "env":
+		return map[string]any{"content": text(os.Getenv(fmt.Sprint(args["name"])))}
+	case "image":
+		return map[string]any{"content": []any{map[string]any{"type": "image", "data": "aGk=", "mimeType": "image/png"},
+			map[string]any{"type": "text", "text": "caption"}}}
+	}
+	return map[string]any{"content": text("unknown tool " + name), "isError": true}
+}
