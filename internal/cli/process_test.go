@@ -13,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"tai/internal/llm/llmtest"
+	"tai/internal/mcp/bridge"
+	"tai/internal/mcp/wire"
 	"tai/internal/vault"
 )
 
@@ -181,5 +184,52 @@ func TestTwoProcessesWriteAtOnce(t *testing.T) {
 	out, err := taiCmd(home, "audit", "verify").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), fmt.Sprintf("intact: %d rows", 2*rounds)) {
 		t.Fatalf("verify: %v\n%s", err, out)
+	}
+}
+
+// With 32 servers of 100 cached tools registered and enabled, `tai mcp
+// list`, `tai tools list` and an agent's first step start no server: each
+// server's command would leave a marker file if it ever ran.
+func TestMCP_ListingAndFirstStepSpawnNothing(t *testing.T) {
+	ctx := context.Background()
+	home := filepath.Join(t.TempDir(), "home")
+	markers := t.TempDir()
+	spawn := filepath.Join(t.TempDir(), "server.sh")
+	os.WriteFile(spawn, []byte("#!/bin/sh\ntouch "+markers+"/\"$1\"\nexec sleep 30\n"), 0o755)
+	s, err := vault.Open(ctx, home, vault.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 32 {
+		name := fmt.Sprintf("srv%02d", i)
+		var listed []wire.Tool
+		for j := range 100 {
+			listed = append(listed, wire.Tool{Name: fmt.Sprintf("tool_%03d", j), Description: "does a thing"})
+		}
+		reg := bridge.Registration(vault.MCPServer{Name: name, Transport: "stdio", Command: spawn, Args: []string{name}, Source: "explicit",
+			ConsentedHash: "set"}, listed)
+		reg.Enable = []string{vault.DefaultProfile}
+		if err := s.RegisterMCPServer(ctx, reg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+
+	out, err := taiCmd(home, "mcp", "list").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "srv31") || !strings.Contains(string(out), "100") {
+		t.Fatalf("mcp list: %v\n%s", err, out)
+	}
+	srv := llmtest.Start(t, llmtest.Script{Turns: []llmtest.Turn{{Text: llmtest.Chunks{"no tools needed"}}}})
+	cmd := taiCmd(home, "-p", "hello")
+	cmd.Env = append(cmd.Env, "TAI_BASE_URL="+srv.URL+"/v1", "TAI_MODEL=openai:fake", "OPENAI_API_KEY="+llmtest.Key)
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "no tools needed") {
+		t.Fatalf("one-shot: %v\n%s", err, out)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Fatalf("model requests = %d", n)
+	}
+	entries, _ := os.ReadDir(markers)
+	if len(entries) != 0 {
+		t.Fatalf("%d server(s) were started by listing or a first step", len(entries))
 	}
 }

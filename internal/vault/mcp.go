@@ -37,6 +37,9 @@ type MCPTool struct {
 	Schema      json.RawMessage // inputSchema as the server sent it
 	Position    int             // index in the server's own list
 	Updated     int64
+	// Hash identifies the definition (name, description, schema), as the
+	// bridge computes it for pins.
+	Hash string
 }
 
 // ErrTooManyServers is returned when registering past the cap.

@@ -70,7 +70,17 @@ func (s *Store) strings(ctx context.Context, q string, args ...any) ([]string, e
 // MCPTools returns the cached tools of the given servers (all servers when
 // none are named), in each server's own order.
 func (s *Store) MCPTools(ctx context.Context, servers ...string) ([]MCPTool, error) {
-	q := `SELECT server, tool, description, schema_json, position, updated FROM mcp_server_tools`
+	return s.mcpTools(ctx, `description, schema_json`, servers)
+}
+
+// MCPToolStates is MCPTools without descriptions and schemas: enough to
+// count and classify tools, at a fraction of the cost.
+func (s *Store) MCPToolStates(ctx context.Context, servers ...string) ([]MCPTool, error) {
+	return s.mcpTools(ctx, `'', '{}'`, servers)
+}
+
+func (s *Store) mcpTools(ctx context.Context, texts string, servers []string) ([]MCPTool, error) {
+	q := `SELECT server, tool, ` + texts + `, position, updated, hash FROM mcp_server_tools`
 	var args []any
 	if len(servers) > 0 {
 		q += ` WHERE server IN (?` + strings.Repeat(", ?", len(servers)-1) + `)`
@@ -88,7 +98,7 @@ func (s *Store) MCPTools(ctx context.Context, servers ...string) ([]MCPTool, err
 	for rows.Next() {
 		var t MCPTool
 		var schema string
-		if err := rows.Scan(&t.Server, &t.Tool, &t.Description, &schema, &t.Position, &t.Updated); err != nil {
+		if err := rows.Scan(&t.Server, &t.Tool, &t.Description, &schema, &t.Position, &t.Updated, &t.Hash); err != nil {
 			return nil, err
 		}
 		t.Schema = json.RawMessage(schema)
@@ -116,8 +126,8 @@ func replaceMCPTools(ctx context.Context, tx *sql.Tx, server string, tools []MCP
 		if schema == "" {
 			schema = "{}"
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO mcp_server_tools(server, tool, description, schema_json, updated, position)
-			VALUES (?, ?, ?, ?, ?, ?)`, server, t.Tool, t.Description, schema, now, i); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO mcp_server_tools(server, tool, description, schema_json, updated, position, hash)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, server, t.Tool, t.Description, schema, now, i, t.Hash); err != nil {
 			return classify(err)
 		}
 	}
@@ -147,6 +157,27 @@ func (s *Store) MCPPins(ctx context.Context, server string) (map[string]MCPPin, 
 			return nil, err
 		}
 		out[t] = p
+	}
+	return out, rows.Err()
+}
+
+// MCPPinHashes returns every server's pin hashes: server → tool → hash.
+func (s *Store) MCPPinHashes(ctx context.Context) (map[string]map[string]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT server, tool, hash FROM mcp_tool_pins`)
+	if err != nil {
+		return nil, classify(err)
+	}
+	defer rows.Close()
+	out := map[string]map[string]string{}
+	for rows.Next() {
+		var srv, t, h string
+		if err := rows.Scan(&srv, &t, &h); err != nil {
+			return nil, err
+		}
+		if out[srv] == nil {
+			out[srv] = map[string]string{}
+		}
+		out[srv][t] = h
 	}
 	return out, rows.Err()
 }

@@ -33,7 +33,14 @@ func hashOf(def string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-func cachedHash(t vault.MCPTool) string { return hashOf(definition(t.Tool, t.Description, t.Schema)) }
+// cachedHash is a cached tool's definition hash, stored with it when the
+// list was cached (computed here only for rows cached without one).
+func cachedHash(t vault.MCPTool) string {
+	if t.Hash != "" {
+		return t.Hash
+	}
+	return hashOf(definition(t.Tool, t.Description, t.Schema))
+}
 
 // pinFor is the pin approving a listed tool as it is now.
 func pinFor(t wire.Tool) vault.MCPPin {
@@ -41,12 +48,22 @@ func pinFor(t wire.Tool) vault.MCPPin {
 	return vault.MCPPin{Hash: hashOf(def), Definition: def}
 }
 
-// cacheOf turns a tools/list answer into cache rows, in the server's order.
+// defaultSchema is the parameters of a tool whose inputSchema is missing
+// or not an object.
+var defaultSchema = json.RawMessage(`{"type":"object","properties":{}}`)
+
+// cacheOf turns a tools/list answer into cache rows, in the server's order,
+// each with its definition hash. The hash covers the schema as the server
+// sent it; the cached schema is the one the model will see.
 func cacheOf(server string, listed []wire.Tool) []vault.MCPTool {
 	out := make([]vault.MCPTool, 0, len(listed))
 	for i, t := range listed {
+		schema := t.InputSchema
+		if !isObjectSchema(schema) {
+			schema = defaultSchema
+		}
 		out = append(out, vault.MCPTool{Server: server, Tool: t.Name, Description: t.Description,
-			Schema: t.InputSchema, Position: i})
+			Schema: schema, Position: i, Hash: pinFor(t).Hash})
 	}
 	return out
 }
@@ -132,7 +149,7 @@ func (b *Bridge) Pending(ctx context.Context, server string) ([]PendingTool, err
 		switch {
 		case !ok:
 			out = append(out, PendingTool{Server: server, Tool: t.Tool, Kind: pendingNew, Diff: indent(def)})
-		case pin.Hash != hashOf(def):
+		case pin.Hash != cachedHash(t):
 			diff := textdiff.Unified("approved", "now", []byte(pin.Definition+"\n"), []byte(def+"\n"))
 			if pin.Definition == "" {
 				diff = "(the approved definition was not kept)\n" + indent(def)
@@ -166,8 +183,7 @@ func (b *Bridge) Approve(ctx context.Context, server string, names ...string) ([
 		}
 		for _, t := range cached {
 			if t.Tool == p.Tool {
-				def := definition(t.Tool, t.Description, t.Schema)
-				set[t.Tool] = vault.MCPPin{Hash: hashOf(def), Definition: def}
+				set[t.Tool] = vault.MCPPin{Hash: cachedHash(t), Definition: definition(t.Tool, t.Description, t.Schema)}
 				approved = append(approved, t.Tool)
 			}
 		}

@@ -135,15 +135,7 @@ func (b *Bridge) register(ctx context.Context, e config.Entry, enable bool, cons
 	case err != nil:
 		return Added{}, fmt.Errorf("MCP server %s did not start, so it was not stored: %w", e.Name, err)
 	}
-	reg := vault.MCPRegistration{
-		Server:     serverOf(e, LaunchHash(x.Entry)),
-		Tools:      cacheOf(e.Name, listed),
-		Pins:       map[string]vault.MCPPin{},
-		MaxServers: wire.MaxServers,
-	}
-	for _, t := range listed {
-		reg.Pins[t.Name] = pinFor(t)
-	}
+	reg := Registration(serverOf(e, LaunchHash(x.Entry)), listed)
 	if enable {
 		reg.Enable = []string{b.Profile}
 	} else {
@@ -154,6 +146,18 @@ func (b *Bridge) register(ctx context.Context, e config.Entry, enable bool, cons
 	}
 	a.Tools, a.Enabled = listed, enable
 	return a, nil
+}
+
+// Registration is what storing server with a freshly listed, approved tool
+// list writes: the tool cache and a pin for every tool, within the server
+// cap. Callers add enablement.
+func Registration(server vault.MCPServer, listed []wire.Tool) vault.MCPRegistration {
+	reg := vault.MCPRegistration{Server: server, Tools: cacheOf(server.Name, listed),
+		Pins: map[string]vault.MCPPin{}, MaxServers: wire.MaxServers}
+	for _, t := range listed {
+		reg.Pins[t.Name] = pinFor(t)
+	}
+	return reg
 }
 
 // probe connects once, lists the tools and disconnects.

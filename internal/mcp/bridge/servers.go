@@ -37,7 +37,11 @@ func (s ServerInfo) PinState() string {
 
 // Servers lists every registered server without connecting to any.
 func (b *Bridge) Servers(ctx context.Context) ([]ServerInfo, error) {
-	v, err := b.current(ctx)
+	gen, err := b.Store.MCPGeneration(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v, err := b.build(ctx, gen, true)
 	if err != nil {
 		return nil, err
 	}

@@ -51,7 +51,7 @@ func (b *Bridge) current(ctx context.Context) (*view, error) {
 	if v != nil && v.gen == gen {
 		return v, nil
 	}
-	v, err = b.build(ctx, gen)
+	v, err = b.build(ctx, gen, false)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +61,9 @@ func (b *Bridge) current(ctx context.Context) (*view, error) {
 	return v, nil
 }
 
-func (b *Bridge) build(ctx context.Context, gen string) (*view, error) {
+// build reads the MCP tables into a view. A light view skips descriptions
+// and schemas: it classifies and counts tools but cannot run them.
+func (b *Bridge) build(ctx context.Context, gen string, light bool) (*view, error) {
 	servers, err := b.Store.MCPServers(ctx, false)
 	if err != nil {
 		return nil, err
@@ -70,7 +72,11 @@ func (b *Bridge) build(ctx context.Context, gen string) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	cached, err := b.Store.MCPTools(ctx)
+	read := b.Store.MCPTools
+	if light {
+		read = b.Store.MCPToolStates
+	}
+	cached, err := read(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -82,11 +88,9 @@ func (b *Bridge) build(ctx context.Context, gen string) (*view, error) {
 	for _, n := range enabledNames {
 		v.enabled[n] = true
 	}
-	pins := map[string]map[string]vault.MCPPin{}
-	for _, s := range servers {
-		if pins[s.Name], err = b.Store.MCPPins(ctx, s.Name); err != nil {
-			return nil, err
-		}
+	pins, err := b.Store.MCPPinHashes(ctx)
+	if err != nil {
+		return nil, err
 	}
 	names := newNamer(b.Native)
 	offered := map[string]int{}
@@ -98,11 +102,15 @@ func (b *Bridge) build(ctx context.Context, gen string) (*view, error) {
 		bt := &bound{cached: ct, enabled: v.enabled[ct.Server], denied: !allowed(srv, ct.Tool)}
 		if pin, ok := pins[ct.Server][ct.Tool]; !ok {
 			bt.pending = pendingNew
-		} else if pin.Hash != cachedHash(ct) {
+		} else if pin != cachedHash(ct) {
 			bt.pending = pendingChanged
 		}
 		name := names.name(ct.Server, ct.Tool)
-		bt.tool = b.bridgedTool(name, ct)
+		if light {
+			bt.tool = &tools.Tool{Name: name, Server: ct.Server, Remote: ct.Tool}
+		} else {
+			bt.tool = b.bridgedTool(name, ct)
+		}
 		if !bt.denied {
 			if offered[ct.Server] >= wire.MaxTools {
 				bt.tool.Unoffered = true
@@ -129,8 +137,8 @@ func allowed(s vault.MCPServer, tool string) bool {
 // bridgedTool turns a cached server tool into a tai tool.
 func (b *Bridge) bridgedTool(name string, ct vault.MCPTool) *tools.Tool {
 	schema := ct.Schema
-	if !isObjectSchema(schema) {
-		schema = json.RawMessage(`{"type":"object","properties":{}}`)
+	if len(schema) == 0 || schema[0] != '{' { // cached before normalization
+		schema = defaultSchema
 	}
 	desc := ct.Description
 	if len(desc) > maxDescription {
