@@ -10,7 +10,9 @@ import (
 	"tai/internal/tools"
 )
 
-func consentText(title, detail string) tools.Consent { return tools.Consent{Title: title, Detail: detail} }
+func consentText(title, detail string) tools.Consent {
+	return tools.Consent{Title: title, Detail: detail}
+}
 
 func newMCPToolsCmd(a *App) *cobra.Command {
 	var approve bool
