@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"tai/internal/mcp/wire"
+	"tai/internal/tools/catalog"
 )
 
 // McpDocTests: docs/mcp.md against the code. Every list comes from the
@@ -164,4 +165,95 @@ func funcName(d *ast.FuncDecl) string {
 		return id.Name + "." + d.Name.Name
 	}
 	return d.Name.Name
+}
+
+// TestDoc_VaultTablesMatchMigrations checks the vault-tables section
+// against the migrations: every mcp_* table with every column, and no
+// table or column the migrations do not create.
+func TestDoc_VaultTablesMatchMigrations(t *testing.T) {
+	table := section(t, readDoc(t), "Vault tables")
+	inCode := mcpColumns(t)
+	rows := regexp.MustCompile("(?m)^\\| `(mcp_[a-z_]+)` \\| ([^|]+) \\|").FindAllStringSubmatch(table, -1)
+	inDoc := map[string]bool{}
+	for _, r := range rows {
+		name := r[1]
+		inDoc[name] = true
+		cols, ok := inCode[name]
+		if !ok {
+			t.Errorf("docs/mcp.md lists table %s, which no migration creates", name)
+			continue
+		}
+		docCols := map[string]bool{}
+		for _, c := range regexp.MustCompile("`([a-z_]+)`").FindAllStringSubmatch(r[2], -1) {
+			docCols[c[1]] = true
+			if !cols[c[1]] {
+				t.Errorf("docs/mcp.md lists column %s.%s, which the migrations do not create", name, c[1])
+			}
+		}
+		for c := range cols {
+			if !docCols[c] {
+				t.Errorf("docs/mcp.md lacks column %s.%s", name, c)
+			}
+		}
+	}
+	for name := range inCode {
+		if !inDoc[name] {
+			t.Errorf("docs/mcp.md lacks table %s", name)
+		}
+	}
+}
+
+// mcpColumns reads the mcp_* tables and their columns from the SQL of the
+// migrations (CREATE TABLE and ALTER TABLE … ADD COLUMN).
+func mcpColumns(t *testing.T) map[string]map[string]bool {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(repoRoot, "internal", "vault", "migrations", "*.sql"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no migrations: %v", err)
+	}
+	out := map[string]map[string]bool{}
+	create := regexp.MustCompile(`(?s)CREATE TABLE (mcp_[a-z_]+) \((.*?)\n\);`)
+	column := regexp.MustCompile(`(?m)^\s+([a-z_]+)\s+(?:TEXT|INTEGER)`)
+	alter := regexp.MustCompile(`ALTER TABLE (mcp_[a-z_]+) ADD COLUMN ([a-z_]+)`)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range create.FindAllStringSubmatch(string(b), -1) {
+			cols := map[string]bool{}
+			for _, c := range column.FindAllStringSubmatch(m[2], -1) {
+				cols[c[1]] = true
+			}
+			out[m[1]] = cols
+		}
+		for _, m := range alter.FindAllStringSubmatch(string(b), -1) {
+			out[m[1]][m[2]] = true
+		}
+	}
+	return out
+}
+
+// TestDoc_AgentToolsMatchRegistry checks the agent-tools table against the
+// mcp_* tools the catalogue registers, both ways.
+func TestDoc_AgentToolsMatchRegistry(t *testing.T) {
+	table := section(t, readDoc(t), "Agent tools")
+	inDoc := map[string]bool{}
+	for _, r := range regexp.MustCompile("(?m)^\\| `(mcp_[a-z_]+)` \\|").FindAllStringSubmatch(table, -1) {
+		inDoc[r[1]] = true
+	}
+	inCode := map[string]bool{}
+	for _, tl := range catalog.Native() {
+		if strings.HasPrefix(tl.Name, "mcp_") {
+			inCode[tl.Name] = true
+			if !inDoc[tl.Name] {
+				t.Errorf("the agent-tools table lacks %s", tl.Name)
+			}
+		}
+	}
+	for name := range inDoc {
+		if !inCode[name] {
+			t.Errorf("the agent-tools table names %s, which the catalogue does not register", name)
+		}
+	}
 }
