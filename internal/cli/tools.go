@@ -52,9 +52,17 @@ scratch state), "asks" (always asks first, unless --auto or --yolo), or
 }
 
 // toolRegistry is the catalogue `tai tools` shows: the native tools, and
-// the MCP bridge's tools once it is set as the registry's Fallback.
-func (a *App) toolRegistry(context.Context) (*tools.Registry, error) {
-	return tools.NewRegistry(catalog.Native()...), nil
+// through the registry's Fallback the tools of the MCP servers enabled for
+// the profile, from the vault's cache (no server is started).
+func (a *App) toolRegistry(ctx context.Context) (*tools.Registry, error) {
+	p, err := a.Profile(ctx)
+	if err != nil {
+		return nil, err
+	}
+	reg := tools.NewRegistry(catalog.Native()...)
+	env := &tools.Env{Store: a.store, Profile: p, State: &tools.State{}}
+	a.attachBridge(reg, env, nil)
+	return reg, nil
 }
 
 // groupOf names a tool's group; a bridged tool without one is shown under
