@@ -69,6 +69,7 @@ func (r *Runner) Fork(ctx context.Context, req tools.ForkRequest) (tools.ForkRes
 		timeout = time.Duration(req.Timeout) * time.Second
 	}
 	child := r.child(req, steps)
+	defer child.Env.State.Close() // the child's jobs end with it
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	res, err := child.RunTurn(cctx, req.Brief, TurnOptions{})

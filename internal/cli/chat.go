@@ -23,6 +23,12 @@ type chat struct {
 	session string
 }
 
+// Close ends what the conversation's tools started (background jobs,
+// MCP server connections).
+func (c *chat) Close() {
+	c.agent.Env.State.Close()
+}
+
 // chatOptions says who is present and which conversation to continue.
 type chatOptions struct {
 	// Person answers consent screens; nil when nobody can be asked.
@@ -90,7 +96,8 @@ func (a *App) newChat(ctx context.Context, o chatOptions) (*chat, error) {
 	env := &tools.Env{Dir: dir, Store: a.store, Profile: cfg.Profile, Prompter: o.Prompter, State: &tools.State{},
 		Approval: cfg.Approval()}
 	approver := &agent.Approver{Mode: cfg.Approval(), Store: a.store, Profile: cfg.Profile, Person: o.Person, Notices: o.Notices}
-	a.attachBridge(reg, env, approver)
+	b := a.attachBridge(reg, env, approver)
+	env.State.OnClose(func() { b.Close() })
 	ag := &agent.Agent{
 		Client:   client,
 		Tools:    reg,

@@ -18,6 +18,7 @@ func (a *App) oneShot(ctx context.Context, prompt string, o chatOptions) error {
 	if err != nil {
 		return err
 	}
+	defer c.Close()
 	if title := strings.TrimSpace(prompt); title != "" {
 		_ = a.store.SetSessionTitle(ctx, c.session, firstLine(title, 80))
 	}

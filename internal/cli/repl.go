@@ -16,6 +16,7 @@ func (a *App) runREPL(ctx context.Context, o chatOptions) error {
 	if err != nil {
 		return err
 	}
+	defer c.Close()
 	fmt.Fprintf(a.Stderr, "tai %s on %s (profile %s). /exit to leave.\n", c.cfg.Model(), c.session, c.cfg.Profile)
 	in := bufio.NewReader(a.Stdin)
 	render := a.plainRenderer()
