@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/term"
 
@@ -98,7 +100,12 @@ func (a *App) Store(ctx context.Context) (*vault.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := vault.Open(ctx, home, vault.Options{Passphrase: func() ([]byte, error) { return a.passphrase(false) }})
+	opts := vault.Options{Passphrase: func() ([]byte, error) { return a.passphrase(false) }}
+	// TAI_VAULT_BUSY_MS shortens the wait for another process's lock (tests).
+	if ms, err := strconv.Atoi(a.Getenv("TAI_VAULT_BUSY_MS")); err == nil && ms > 0 {
+		opts.BusyTimeout = time.Duration(ms) * time.Millisecond
+	}
+	s, err := vault.Open(ctx, home, opts)
 	if err != nil {
 		return nil, err
 	}

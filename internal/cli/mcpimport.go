@@ -62,13 +62,16 @@ Servers already registered under the same name are skipped.`,
 				home, _ := os.UserHomeDir()
 				paths = importLocations(dir, home, runtime.GOOS, a.Getenv)
 			}
-			found, registered, failed := 0, 0, 0
+			files, found, registered, failed := 0, 0, 0, 0
 			for _, p := range paths {
-				entries, err := a.importFile(ctx, b, p, len(args) > 0)
+				entries, seen, err := a.importFile(ctx, p, len(args) > 0)
 				if err != nil {
 					fmt.Fprintf(a.Stderr, "tai: %s: %s\n", p, textsafe.Line(err.Error()))
 					failed++
 					continue
+				}
+				if seen {
+					files++
 				}
 				found += len(entries)
 				for _, e := range entries {
@@ -84,7 +87,7 @@ Servers already registered under the same name are skipped.`,
 				}
 			}
 			fmt.Fprintf(a.Stdout, "import: %d server(s) found, %d registered\n", found, registered)
-			if found == 0 && len(args) == 0 {
+			if files == 0 && len(args) == 0 {
 				fmt.Fprintln(a.Stdout, "no MCP configs of other clients were found here")
 			}
 			if failed > 0 && registered == 0 {
@@ -99,34 +102,33 @@ Servers already registered under the same name are skipped.`,
 
 // importFile normalizes one config file, leaving out servers already
 // registered. A missing file is no error unless it was named.
-func (a *App) importFile(ctx context.Context, b *bridge.Bridge, path string, named bool) ([]config.Entry, error) {
+func (a *App) importFile(ctx context.Context, path string, named bool) (entries []config.Entry, seen bool, err error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) && !named {
-		return nil, nil
+		return nil, false, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	entries, err := config.Normalize(string(data), config.Options{})
+	all, err := config.Normalize(string(data), config.Options{})
 	if err != nil {
-		return nil, err
+		return nil, true, err
 	}
 	stored, err := a.store.MCPServerNames(ctx)
 	if err != nil {
-		return nil, err
+		return nil, true, err
 	}
 	have := map[string]bool{}
 	for _, n := range stored {
 		have[n] = true
 	}
-	var out []config.Entry
-	for _, e := range entries {
+	for _, e := range all {
 		if have[e.Name] {
 			fmt.Fprintf(a.Stderr, "tai: %s: server %s is already registered; skipped (tai mcp add %s verifies it)\n", path, e.Name, e.Name)
 			continue
 		}
-		out = append(out, e)
+		entries = append(entries, e)
 	}
-	fmt.Fprintf(a.Stderr, "tai: %s: %d server(s)\n", path, len(out))
-	return out, nil
+	fmt.Fprintf(a.Stderr, "tai: %s: %d server(s) to offer\n", path, len(entries))
+	return entries, true, nil
 }

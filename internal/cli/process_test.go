@@ -233,3 +233,36 @@ func TestMCP_ListingAndFirstStepSpawnNothing(t *testing.T) {
 		t.Fatalf("%d server(s) were started by listing or a first step", len(entries))
 	}
 }
+
+// A vault held by another process past the wait: one line that says what
+// to do, exit 1, and nothing changed.
+func TestVaultHeldByAnotherProcess(t *testing.T) {
+	ctx := context.Background()
+	home := filepath.Join(t.TempDir(), "home")
+	s, err := vault.Open(ctx, home, vault.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	held := make(chan struct{})
+	release := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- s.HoldWriteLock(ctx, func() { close(held); <-release })
+	}()
+	<-held
+	cmd := taiCmd(home, "secret", "set", "HELD")
+	cmd.Env = append(cmd.Env, "TAI_VAULT_BUSY_MS=200")
+	cmd.Stdin = strings.NewReader("value-12345")
+	out, err := cmd.CombinedOutput()
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err == nil || !strings.HasPrefix(string(out), "tai: ") || !strings.Contains(string(out), "the vault is busy") || strings.Count(string(out), "\n") != 1 {
+		t.Fatalf("err %v, output %q", err, out)
+	}
+	if list, _ := s.Secrets(ctx, vault.DefaultProfile); len(list) != 0 {
+		t.Fatalf("a secret was stored: %+v", list)
+	}
+}

@@ -3,10 +3,13 @@ package cli
 import (
 	"fmt"
 	"strings"
+	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"tai/internal/textsafe"
+	"tai/internal/vault"
 )
 
 func newRecordCmd(a *App) *cobra.Command {
@@ -38,5 +41,39 @@ func newRecordCmd(a *App) *cobra.Command {
 			return nil
 		},
 	})
+	cmd.AddCommand(newRecordListCmd(a))
+	return cmd
+}
+
+func newRecordListCmd(a *App) *cobra.Command {
+	var kind string
+	var limit int
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the profile's records, newest first",
+		Args:  exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := a.Profile(cmd.Context())
+			if err != nil {
+				return err
+			}
+			list, err := a.store.Records(cmd.Context(), vault.RecordQuery{Profile: p, Kind: kind, Limit: limit})
+			if err != nil {
+				return err
+			}
+			if len(list) == 0 {
+				fmt.Fprintf(a.Stdout, "no records in profile %s\n", p)
+				return nil
+			}
+			w := tabwriter.NewWriter(a.Stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(w, "ID\tKIND\tCREATED\tSIZE")
+			for _, r := range list {
+				fmt.Fprintf(w, "%s\t%s\t%s\t%d\n", r.ID, r.Kind, time.Unix(r.Created, 0).Format("2006-01-02 15:04"), r.Size)
+			}
+			return w.Flush()
+		},
+	}
+	cmd.Flags().StringVar(&kind, "kind", "", "only records of this kind (mcp-result, transcript, elided, …)")
+	cmd.Flags().IntVar(&limit, "limit", 50, "at most this many")
 	return cmd
 }

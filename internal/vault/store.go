@@ -31,16 +31,17 @@ const FileName = "vault.db"
 // DefaultProfile always exists.
 const DefaultProfile = "default"
 
-// busyTimeout is how long a writer waits for another process's lock before
-// giving up; long enough that concurrent tai processes never see "locked".
-const busyTimeout = 30 * time.Second
+// DefaultBusyTimeout is how long a writer waits for another process's lock
+// before giving up; long enough that concurrent tai processes never see
+// "locked".
+const DefaultBusyTimeout = 30 * time.Second
 
 // Errors a caller may want to tell apart. Each message says what to do.
 var (
 	ErrNotVault    = errors.New("is not a tai vault (not a SQLite database); move it aside and run again")
 	ErrNewerSchema = errors.New("was written by a newer tai; upgrade tai to open it")
 	ErrReadOnly    = errors.New("cannot be written (read-only home or file); choose a writable --home or TAI_HOME")
-	ErrBusy        = errors.New("is busy: another tai process holds it; try again in a moment")
+	ErrBusy        = errors.New("the vault is busy: another tai process is writing it; try again in a moment")
 	ErrNotFound    = errors.New("not found")
 )
 
@@ -51,6 +52,8 @@ type Options struct {
 	Passphrase func() ([]byte, error)
 	// Now replaces time.Now, for tests.
 	Now func() time.Time
+	// BusyTimeout replaces DefaultBusyTimeout.
+	BusyTimeout time.Duration
 }
 
 // Store is an open vault. It is safe for concurrent use by many goroutines,
@@ -87,6 +90,9 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.BusyTimeout <= 0 {
+		opts.BusyTimeout = DefaultBusyTimeout
+	}
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create the vault home %s: %w (choose a writable --home or TAI_HOME)", home, unwrapPath(err))
 	}
@@ -101,7 +107,7 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 	}
 	q := url.Values{}
 	for _, p := range []string{
-		"busy_timeout(" + strconv.Itoa(int(busyTimeout/time.Millisecond)) + ")",
+		"busy_timeout(" + strconv.Itoa(int(opts.BusyTimeout/time.Millisecond)) + ")",
 		"journal_mode(WAL)",
 		"synchronous(NORMAL)",
 		"foreign_keys(1)",
@@ -117,6 +123,9 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 	s := &Store{db: db, path: path, opts: opts}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
+		if errors.Is(err, ErrBusy) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("vault %s %w", path, err)
 	}
 	return s, nil
@@ -267,4 +276,13 @@ type querier interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// HoldWriteLock runs fn while holding the vault's write lock, as a long
+// write by another process would. It exists for tests of lock contention.
+func (s *Store) HoldWriteLock(ctx context.Context, fn func()) error {
+	return s.tx(ctx, func(*sql.Tx) error {
+		fn()
+		return nil
+	})
 }

@@ -146,9 +146,9 @@ func runAdd(ctx context.Context, call tools.Call) (tools.Result, error) {
 func FormatAdded(added []Added, profile string) string {
 	var sb strings.Builder
 	for _, a := range added {
-		state := "disabled (enable with tai mcp enable " + a.Name + ")"
-		if a.Enabled {
-			state = "enabled for profile " + profile
+		state := "enabled for profile " + profile
+		if !a.Enabled {
+			state = "not enabled for profile " + profile + "; enable it with `tai mcp enable " + a.Name + "`"
 		}
 		switch {
 		case a.NeedsLogin:
@@ -161,7 +161,7 @@ func FormatAdded(added []Added, profile string) string {
 			}
 			sb.WriteString("\n")
 		default:
-			fmt.Fprintf(&sb, "registered MCP server %s (%s) with %d tools:\n", a.Name, state, len(a.Tools))
+			fmt.Fprintf(&sb, "registered MCP server %s with %d tools (%s):\n", a.Name, len(a.Tools), state)
 		}
 		for _, t := range a.Tools {
 			fmt.Fprintf(&sb, "  %s: %s\n", printable(t.Name, 64), printable(firstSentence(t.Description), 120))
