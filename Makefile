@@ -2,7 +2,7 @@ GO      ?= go
 BIN     ?= bin/tai
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: build test unit interop fmt-check vet lint bench-vault bench-client bench-llm
+.PHONY: build test unit interop fmt-check vet lint bench-vault bench-client bench-llm bench-bridge
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/tai
@@ -32,6 +32,9 @@ bench-vault:
 
 bench-client:
 	interop/bench
+
+bench-bridge:
+	$(GO) test -run '^$$' -bench . -benchtime 20x ./internal/mcp/bridge/
 
 bench-llm:
 	$(GO) test -run '^$$' -bench . -benchtime 3s ./internal/llm/

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,6 +17,20 @@ import (
 	"tai/internal/tools"
 	"tai/internal/vault"
 )
+
+// runTai runs the tai binary on home with stdin and returns its combined
+// output, failing the test on a non-zero exit.
+func runTai(t *testing.T, home, stdin string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(taiBinary(t), args...)
+	cmd.Env = append(os.Environ(), "TAI_HOME="+home)
+	cmd.Stdin = strings.NewReader(stdin)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("tai %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
 
 // offerAll offers every native and bridged tool that may be offered.
 type offerAll struct{ reg *tools.Registry }
@@ -38,21 +53,16 @@ func (c *consentLog) Consent(_ context.Context, tc tools.Consent, _ bool) (agent
 	return agent.AllowOnce, nil
 }
 
-// The npm reference servers registered from a pasted config, then an agent
+// The npm reference servers registered with `tai mcp add` from a pasted
+// config (the real binary, on a fresh home), then an agent
 // turn on the fake model calls their tools through the bridge: each call
 // asks approval naming server and tool, a large result spills to a record,
 // a secret the server echoes back is redacted, and every call is audited.
 func TestBridge_RealServersThroughTheAgent(t *testing.T) {
 	ctx := context.Background()
-	store, err := vault.Open(ctx, filepath.Join(t.TempDir(), "home"), vault.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	home := filepath.Join(t.TempDir(), "home")
 	const secret = "demo-secret-value-4242"
-	if err := store.SetSecret(ctx, vault.DefaultProfile, "DEMO_TOKEN", secret, nil); err != nil {
-		t.Fatal(err)
-	}
+	runTai(t, home, secret+"\n", "secret", "set", "DEMO_TOKEN")
 	root := t.TempDir()
 	big := strings.Repeat("0123456789abcdef\n", 6000) // 102,000 bytes
 	if err := os.WriteFile(filepath.Join(root, "big.txt"), []byte(big), 0o644); err != nil {
@@ -64,21 +74,24 @@ func TestBridge_RealServersThroughTheAgent(t *testing.T) {
 	  "memory": {"command": "node", "args": [%q]}
 	}}`, nodeServer(t, "server-everything"), nodeServer(t, "server-filesystem"), root, nodeServer(t, "server-memory"))
 
-	b := &bridge.Bridge{Store: store, Profile: vault.DefaultProfile}
-	defer b.Close()
-	yes := func(context.Context, tools.Consent, bool) (bool, bool, error) { return true, true, nil }
-	added, err := b.Add(ctx, bridge.AddRequest{Source: paste}, yes, nil)
+	out := runTai(t, home, paste, "mcp", "add", "-", "--yes", "--enable")
+	for _, name := range []string{"everything", "filesystem", "memory"} {
+		if !strings.Contains(out, "registered MCP server "+name+" with ") {
+			t.Fatalf("tai mcp add did not register %s:\n%s", name, out)
+		}
+	}
+	list := runTai(t, home, "", "mcp", "list")
+	if strings.Count(list, "all pinned") != 3 {
+		t.Fatalf("tai mcp list:\n%s", list)
+	}
+
+	store, err := vault.Open(ctx, home, vault.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(added) != 3 {
-		t.Fatalf("registered %d servers", len(added))
-	}
-	for _, a := range added {
-		if len(a.Tools) == 0 || !a.Enabled {
-			t.Fatalf("%s: %d tools, enabled %v", a.Name, len(a.Tools), a.Enabled)
-		}
-	}
+	defer store.Close()
+	b := &bridge.Bridge{Store: store, Profile: vault.DefaultProfile}
+	defer b.Close()
 
 	srv := llmtest.Start(t, llmtest.Script{Turns: []llmtest.Turn{
 		{ToolCalls: []llmtest.Call{

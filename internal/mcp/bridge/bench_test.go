@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
+	"tai/internal/mcp/client"
+	"tai/internal/mcp/mcptest"
 	"tai/internal/mcp/wire"
 	"tai/internal/vault"
 )
@@ -75,6 +78,33 @@ func BenchmarkTools_Cached(b *testing.B) {
 	for b.Loop() {
 		if n := len(br.Tools()); n != 3200 {
 			b.Fatal(n)
+		}
+	}
+}
+
+// BenchmarkEagerConnect_32 is what connecting to every server at start-up
+// costs, as other agents do: 32 stdio servers (the test binary re-executed
+// as a trivial MCP server, far faster to start than a real one) spawned,
+// handshaken and listed concurrently, then closed.
+func BenchmarkEagerConnect_32(b *testing.B) {
+	ctx := context.Background()
+	for b.Loop() {
+		errs := make(chan error, 32)
+		for i := range 32 {
+			go func() {
+				c, err := client.Connect(ctx, client.Options{Transport: client.Stdio{Command: os.Args[0],
+					Env: mcptest.Env(fmt.Sprintf("tool_%d", i))}})
+				if err == nil {
+					_, err = c.ListTools(ctx)
+					c.Close()
+				}
+				errs <- err
+			}()
+		}
+		for range 32 {
+			if err := <-errs; err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 }
