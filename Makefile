@@ -2,7 +2,7 @@ GO      ?= go
 BIN     ?= bin/tai
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: build test unit interop fmt-check vet lint bench-vault bench-client bench-llm bench-bridge
+.PHONY: build test unit interop fmt-check vet lint bench-vault bench-client bench-llm bench-bridge bench-agent
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/tai
@@ -38,3 +38,6 @@ bench-bridge:
 
 bench-llm:
 	$(GO) test -run '^$$' -bench . -benchtime 3s ./internal/llm/
+
+bench-agent:
+	$(GO) test -run '^$$' -bench AgentStep -benchtime 3s -count 3 ./internal/agent/

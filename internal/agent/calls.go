@@ -90,7 +90,10 @@ func (t *turn) runCall(ctx context.Context, c llm.ToolCall) (llm.Message, string
 	call := tools.Call{ID: c.ID, Args: args, Env: a.Env}
 	if a.Approver != nil {
 		v, err := a.Approver.Approve(ctx, tl, call)
-		if err != nil {
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return toolMessage(c, "not run: the turn was cancelled", true), ""
+		case err != nil:
 			return toolMessage(c, "not run: approval failed: "+err.Error(), true), ""
 		}
 		if !v.Allowed {

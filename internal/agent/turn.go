@@ -149,14 +149,15 @@ func (t *turn) complete(ctx context.Context, step int) (llm.Response, error) {
 	return resp, err
 }
 
-// flush gives the turn's new messages to History.
+// flush gives the turn's new messages to History. A cancelled turn
+// still records what it did, so ctx's cancellation does not stop it.
 func (t *turn) flush(ctx context.Context) {
 	a := t.a
 	if a.History == nil || t.flushed >= len(a.messages) {
 		t.flushed = len(a.messages)
 		return
 	}
-	if err := a.History.Append(ctx, a.messages[t.flushed:]...); err != nil {
+	if err := a.History.Append(context.WithoutCancel(ctx), a.messages[t.flushed:]...); err != nil {
 		t.emit(Event{Type: EventNotice, Text: "history not saved: " + err.Error()})
 	}
 	t.flushed = len(a.messages)
@@ -179,7 +180,7 @@ func (t *turn) fail(ctx context.Context, res TurnResult, err error) (TurnResult,
 		return TurnResult{Steps: res.Steps, Partial: true, Reason: reason}, err
 	}
 	a.messages = append(a.messages, llm.Message{Role: llm.RoleAssistant, Content: "(turn interrupted: " + reason + ")"})
-	t.flush(context.WithoutCancel(ctx))
+	t.flush(ctx)
 	res.Partial, res.Reason = true, reason
 	t.emit(Event{Type: EventFinal, Text: res.Text, Steps: res.Steps, Partial: true, Reason: reason})
 	return res, err
