@@ -53,6 +53,8 @@ register (tai mcp add) and serves its own tools over MCP (tai --serve-mcp).`,
 		newRecordCmd(a),
 		newToolsCmd(a),
 		newMCPCmd(a),
+		newSessionsCmd(a),
+		newPermissionsCmd(a),
 	)
 	return root
 }

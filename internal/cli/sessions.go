@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"tai/internal/textsafe"
+	"tai/internal/vault"
+)
+
+func newSessionsCmd(a *App) *cobra.Command {
+	var limit int
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "sessions",
+		Short: "List past conversations of the profile, newest first",
+		Long: `Conversations of the REPL and of one-shot turns are kept in the vault, per
+profile. Continue one with 'tai --resume ID' (or /resume ID in the REPL);
+'tai --continue' picks the latest one of the current directory.`,
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			p, err := a.Profile(ctx)
+			if err != nil {
+				return err
+			}
+			list, err := a.store.Sessions(ctx, p, limit)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(a.Stdout, sessionsJSON(list))
+			}
+			if len(list) == 0 {
+				fmt.Fprintf(a.Stdout, "no conversations yet on profile %s\n", p)
+				return nil
+			}
+			w := tabwriter.NewWriter(a.Stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(w, "ID\tUPDATED\tDIRECTORY\tMESSAGES\tTITLE")
+			for _, s := range list {
+				fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\n", s.ID, time.Unix(s.Updated, 0).Format("2006-01-02 15:04"),
+					textsafe.Line(shortDir(s.Cwd, a.Getenv("HOME"))), s.Messages, textsafe.Line(firstLine(s.Title, 60)))
+			}
+			w.Flush()
+			fmt.Fprintln(a.Stdout, "continue one with `tai --resume ID`")
+			return nil
+		},
+	}
+	cmd.Flags().IntVarP(&limit, "limit", "n", 20, "show at most this many")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+// shortDir writes dir relative to home as ~/….
+func shortDir(dir, home string) string {
+	if home == "" || home == string(os.PathSeparator) {
+		return dir
+	}
+	if rel, err := filepath.Rel(home, dir); err == nil && !strings.HasPrefix(rel, "..") {
+		if rel == "." {
+			return "~"
+		}
+		return "~" + string(os.PathSeparator) + rel
+	}
+	return dir
+}
+
+// sessionJSON is one line of `tai sessions --json`.
+type sessionJSON struct {
+	ID       string `json:"id"`
+	Profile  string `json:"profile"`
+	Dir      string `json:"directory"`
+	Title    string `json:"title"`
+	Created  string `json:"created"`
+	Updated  string `json:"updated"`
+	Messages int    `json:"messages"`
+}
+
+func sessionsJSON(list []vault.Session) []sessionJSON {
+	out := make([]sessionJSON, len(list))
+	for i, s := range list {
+		out[i] = sessionJSON{ID: s.ID, Profile: s.Profile, Dir: s.Cwd, Title: s.Title, Messages: s.Messages,
+			Created: time.Unix(s.Created, 0).UTC().Format(time.RFC3339), Updated: time.Unix(s.Updated, 0).UTC().Format(time.RFC3339)}
+	}
+	return out
+}
