@@ -9,11 +9,13 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/term"
 
 	"tai/internal/profile"
+	"tai/internal/repl"
 	"tai/internal/seal"
 	"tai/internal/vault"
 )
@@ -34,6 +36,11 @@ type App struct {
 	store *vault.Store
 	// mcpJSON is `tai mcp --json`.
 	mcpJSON *bool
+	// interrupts, when set, receives SIGINT instead of it cancelling the
+	// command (see takeInterrupts).
+	interrupts atomic.Pointer[chan struct{}]
+	// person, when set, is the REPL's person, for subcommands run from it.
+	person *repl.Person
 }
 
 // globalFlags are tai.md §1's global flags.
@@ -115,11 +122,16 @@ func (a *App) Store(ctx context.Context) (*vault.Store, error) {
 
 // Profile is --profile, else the vault's current profile.
 func (a *App) Profile(ctx context.Context) (string, error) {
+	return a.profileNamed(ctx, a.flags.profile)
+}
+
+// profileNamed checks that profile name exists; "" names the vault's
+// current profile.
+func (a *App) profileNamed(ctx context.Context, name string) (string, error) {
 	s, err := a.Store(ctx)
 	if err != nil {
 		return "", err
 	}
-	name := a.flags.profile
 	if name == "" {
 		if name, err = s.CurrentProfile(ctx); err != nil {
 			return "", err
@@ -135,11 +147,20 @@ func (a *App) Profile(ctx context.Context) (string, error) {
 
 // Config resolves the profile's configuration with this command's flags.
 func (a *App) Config(ctx context.Context) (profile.Config, error) {
-	name, err := a.Profile(ctx)
+	return a.configFor(ctx, a.flags.profile, "")
+}
+
+// configFor resolves profile name ("" for the current one) with this
+// command's flags, model (when not "") standing in for --model.
+func (a *App) configFor(ctx context.Context, name, model string) (profile.Config, error) {
+	name, err := a.profileNamed(ctx, name)
 	if err != nil {
 		return profile.Config{}, err
 	}
-	f := profile.Flags{Model: a.flags.model, MaxSteps: a.flags.maxSteps}
+	if model == "" {
+		model = a.flags.model
+	}
+	f := profile.Flags{Model: model, MaxSteps: a.flags.maxSteps}
 	switch {
 	case a.flags.yolo:
 		f.Approval = profile.ApprovalYolo

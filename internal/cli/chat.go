@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
 	"time"
 
 	"tai/internal/agent"
@@ -11,6 +12,7 @@ import (
 	_ "tai/internal/llm/anthropic" // provider protocols, linked in
 	_ "tai/internal/llm/openai"
 	"tai/internal/profile"
+	"tai/internal/repl"
 	"tai/internal/tools"
 	"tai/internal/tools/catalog"
 	"tai/internal/vault"
@@ -18,9 +20,16 @@ import (
 
 // chat is one conversation of the REPL or of one-shot mode.
 type chat struct {
-	agent   *agent.Agent
-	cfg     profile.Config
+	a     *App
+	agent *agent.Agent
+	cfg   profile.Config
+	dir   string
+	// session is the stored conversation, "" until the first turn
+	// creates it.
 	session string
+	// problem says why the model cannot be reached; agent has no client
+	// then.
+	problem string
 }
 
 // Close ends what the conversation's tools started (background jobs,
@@ -29,8 +38,10 @@ func (c *chat) Close() {
 	c.agent.Env.State.Close()
 }
 
-// chatOptions says who is present and which conversation to continue.
+// chatOptions says who is present and which conversation to open.
 type chatOptions struct {
+	// Profile and Model override --profile and --model when not "".
+	Profile, Model string
 	// Person answers consent screens; nil when nobody can be asked.
 	Person agent.Consenter
 	// Prompter answers ask_user; nil when nobody can be asked.
@@ -74,17 +85,11 @@ func (a *App) llmConfig(ctx context.Context, cfg profile.Config) (llm.Config, er
 	return lc, nil
 }
 
-// newChat builds the agent for a conversation on the current profile.
+// newChat builds the agent for a conversation. A model that cannot be
+// reached (no key, an unknown provider) is not an error here: the chat
+// carries the problem, so the REPL can start and let it be fixed.
 func (a *App) newChat(ctx context.Context, o chatOptions) (*chat, error) {
-	cfg, err := a.Config(ctx)
-	if err != nil {
-		return nil, err
-	}
-	lc, err := a.llmConfig(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	client, err := llm.New(lc)
+	cfg, err := a.configFor(ctx, o.Profile, o.Model)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +104,6 @@ func (a *App) newChat(ctx context.Context, o chatOptions) (*chat, error) {
 	b := a.attachBridge(reg, env, approver)
 	env.State.OnClose(func() { b.Close() })
 	ag := &agent.Agent{
-		Client:   client,
 		Tools:    reg,
 		Selector: agent.AllTools{Registry: reg},
 		Approver: approver,
@@ -107,48 +111,87 @@ func (a *App) newChat(ctx context.Context, o chatOptions) (*chat, error) {
 		System:   agent.SystemPrompt(dir, cfg.Approval(), cfg.Get(profile.KeySystemPrompt), time.Now()),
 		MaxSteps: cfg.MaxSteps(),
 	}
+	c := &chat{a: a, agent: ag, cfg: cfg, dir: dir}
+	if ag.Client, err = a.llmClient(ctx, cfg); err != nil {
+		var le *llm.Error
+		if !errors.As(err, &le) {
+			return nil, err
+		}
+		c.problem = err.Error()
+	}
 	env.Subagents = agent.NewRunner(ag)
-	c := &chat{agent: ag, cfg: cfg}
-	if err := a.openSession(ctx, c, dir, o); err != nil {
+	if err := c.resume(ctx, o); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
-// openSession attaches the conversation's stored history: a resumed one,
-// or a new session.
-func (a *App) openSession(ctx context.Context, c *chat, dir string, o chatOptions) error {
+// llmClient is the profile's model client.
+func (a *App) llmClient(ctx context.Context, cfg profile.Config) (llm.Client, error) {
+	lc, err := a.llmConfig(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return llm.New(lc)
+}
+
+// resume attaches a stored conversation when o asks for one.
+func (c *chat) resume(ctx context.Context, o chatOptions) error {
 	var sess vault.Session
 	var err error
+	store := c.a.store
 	switch {
 	case o.Resume != "":
-		sess, err = a.store.Session(ctx, o.Resume)
+		sess, err = store.Session(ctx, o.Resume)
 		if err == nil && sess.Profile != c.cfg.Profile {
 			err = usageError("session %s belongs to profile %s; add --profile %s", sess.ID, sess.Profile, sess.Profile)
 		}
 	case o.Continue:
-		sess, err = a.store.LatestSession(ctx, c.cfg.Profile, dir)
+		sess, err = store.LatestSession(ctx, c.cfg.Profile, c.dir)
+	default:
+		return nil
 	}
 	if err != nil {
 		return err
 	}
-	if sess.ID == "" {
-		id, err := a.store.NewSession(ctx, c.cfg.Profile, dir)
-		if err != nil {
-			return err
-		}
-		sess.ID = id
-	} else {
-		msgs, err := agent.LoadHistory(ctx, a.store, c.cfg.Profile, sess.ID)
-		if err != nil {
-			return err
-		}
-		c.agent.SetMessages(msgs)
+	msgs, err := agent.LoadHistory(ctx, store, c.cfg.Profile, sess.ID)
+	if err != nil {
+		return err
 	}
-	c.session = sess.ID
-	c.agent.Env.Session = sess.ID
-	c.agent.History = agent.VaultHistory{Store: a.store, Profile: c.cfg.Profile, Session: sess.ID}
+	c.agent.SetMessages(msgs)
+	c.attach(sess.ID)
 	return nil
+}
+
+// attach makes session the conversation's stored home.
+func (c *chat) attach(session string) {
+	c.session = session
+	c.agent.Env.Session = session
+	c.agent.History = agent.VaultHistory{Store: c.a.store, Profile: c.cfg.Profile, Session: session}
+}
+
+// Info implements repl.Conversation.
+func (c *chat) Info() repl.Info {
+	return repl.Info{Profile: c.cfg.Profile, Model: c.cfg.Model(), Approval: c.cfg.Approval(),
+		Session: c.session, Messages: len(c.agent.Messages()), Problem: c.problem}
+}
+
+// Turn implements repl.Conversation. The first turn stores the
+// conversation, titled with its first line, so conversations that never
+// started leave no trace.
+func (c *chat) Turn(ctx context.Context, input string, onEvent func(agent.Event)) (agent.TurnResult, error) {
+	if c.problem != "" {
+		return agent.TurnResult{}, errors.New(c.problem)
+	}
+	if c.session == "" {
+		id, err := c.a.store.NewSession(ctx, c.cfg.Profile, c.dir)
+		if err != nil {
+			return agent.TurnResult{}, err
+		}
+		_ = c.a.store.SetSessionTitle(ctx, id, firstLine(strings.TrimSpace(input), 80))
+		c.attach(id)
+	}
+	return c.agent.RunTurn(ctx, input, agent.TurnOptions{OnEvent: onEvent})
 }
 
 // turnError turns a failed turn into the one line the person sees.

@@ -9,9 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"tai/internal/textsafe"
 )
@@ -53,9 +51,10 @@ func (s silentExit) Error() string { return fmt.Sprintf("exit %d", int(s)) }
 
 // Main runs tai with args and returns the process exit code.
 func Main(args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	app := NewApp(os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	ctx, stop := app.trapSignals(context.Background())
 	defer stop()
-	return Run(ctx, NewApp(os.Stdin, os.Stdout, os.Stderr, os.Getenv), args)
+	return Run(ctx, app, args)
 }
 
 // Run executes one command line against app.

@@ -19,9 +19,6 @@ func (a *App) oneShot(ctx context.Context, prompt string, o chatOptions) error {
 		return err
 	}
 	defer c.Close()
-	if title := strings.TrimSpace(prompt); title != "" {
-		_ = a.store.SetSessionTitle(ctx, c.session, firstLine(title, 80))
-	}
 	var render func(agent.Event)
 	if a.flags.json {
 		enc := json.NewEncoder(a.Stdout)
@@ -33,7 +30,7 @@ func (a *App) oneShot(ctx context.Context, prompt string, o chatOptions) error {
 	} else {
 		render = a.plainRenderer()
 	}
-	res, err := c.agent.RunTurn(ctx, prompt, agent.TurnOptions{OnEvent: render})
+	res, err := c.Turn(ctx, prompt, render)
 	if err != nil {
 		if a.flags.json {
 			json.NewEncoder(a.Stdout).Encode(map[string]string{"type": "error", "message": err.Error()})

@@ -1,0 +1,159 @@
+package repl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+
+	"tai/internal/agent"
+	"tai/internal/textsafe"
+	"tai/internal/tools"
+)
+
+// Person is the person at the terminal as the agent sees them: consent
+// screens and ask_user questions are shown on Out and answered through
+// the LineReader. Everything shown that came from a tool or the model is
+// cleaned of control characters.
+type Person struct {
+	in  LineReader
+	out io.Writer
+	// interrupt, when set, is called on Ctrl-C at a question: the REPL
+	// cancels the running turn.
+	interrupt func()
+	// prepare, when set, readies the screen for a question (stops the
+	// spinner).
+	prepare func()
+	mu      sync.Mutex // one question at a time
+}
+
+var (
+	_ agent.Consenter = (*Person)(nil)
+	_ tools.Prompter  = (*Person)(nil)
+)
+
+// NewPerson returns a person answering through in, with questions on out.
+func NewPerson(in LineReader, out io.Writer) *Person {
+	return &Person{in: in, out: out}
+}
+
+// read reads one answer, turning Ctrl-C into the end of the turn.
+func (p *Person) read(ctx context.Context, prompt string) (string, error) {
+	s, err := p.in.ReadLine(ctx, prompt)
+	switch {
+	case errors.Is(err, ErrInterrupted):
+		if p.interrupt != nil {
+			p.interrupt()
+		}
+		return "", context.Canceled
+	case errors.Is(err, io.EOF):
+		return "", errors.New("no answer: input closed")
+	}
+	return strings.TrimSpace(s), err
+}
+
+// Consent implements agent.Consenter.
+func (p *Person) Consent(ctx context.Context, c tools.Consent, allowServer bool) (agent.Decision, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.prepare != nil {
+		p.prepare()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\ntai wants to run: %s\n", textsafe.Line(c.Title))
+	if d := strings.TrimSpace(c.Detail); d != "" {
+		for _, line := range strings.Split(textsafe.Clean(d), "\n") {
+			fmt.Fprintf(&b, "  %s\n", line)
+		}
+	}
+	// "Always" is offered only where it can be stored: a consent with no
+	// subject (a command's own prompt) grants nothing beyond this once.
+	always := c.Subject != ""
+	allowServer = allowServer && always
+	b.WriteString("  [y] once")
+	keys := "y"
+	if always {
+		b.WriteString("  [a] always for this tool")
+		keys += "/a"
+	}
+	if allowServer {
+		fmt.Fprintf(&b, "  [s] always for server %s", textsafe.Line(c.Server))
+		keys += "/s"
+	}
+	b.WriteString("  [n] deny\n")
+	keys += "/n"
+	io.WriteString(p.out, b.String())
+	for {
+		ans, err := p.read(ctx, "allow? ("+keys+") ")
+		if err != nil {
+			return agent.Deny, err
+		}
+		switch strings.ToLower(ans) {
+		case "y", "yes", "once":
+			return agent.AllowOnce, nil
+		case "a", "always":
+			if always {
+				return agent.AllowToolAlways, nil
+			}
+		case "s", "server":
+			if allowServer {
+				return agent.AllowServerAlways, nil
+			}
+		case "n", "no", "deny", "":
+			return agent.Deny, nil
+		}
+		fmt.Fprintf(p.out, "answer %s\n", strings.ReplaceAll(keys, "/", ", "))
+	}
+}
+
+// Ask implements tools.Prompter: choices are numbered, and a number picks
+// one; any other answer is returned as typed.
+func (p *Person) Ask(ctx context.Context, question string, choices []string) (string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.prepare != nil {
+		p.prepare()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n%s\n", strings.TrimRight(textsafe.Clean(question), "\n"))
+	for i, c := range choices {
+		fmt.Fprintf(&b, "  %d. %s\n", i+1, textsafe.Line(c))
+	}
+	io.WriteString(p.out, b.String())
+	ans, err := p.read(ctx, "answer> ")
+	if err != nil {
+		return "", err
+	}
+	if n, err := strconv.Atoi(ans); err == nil && n >= 1 && n <= len(choices) {
+		return choices[n-1], nil
+	}
+	return ans, nil
+}
+
+// YesNo asks a yes/no question; an empty answer takes def.
+func (p *Person) YesNo(ctx context.Context, question string, def bool) (bool, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.prepare != nil {
+		p.prepare()
+	}
+	hint := map[bool]string{true: "[Y/n]", false: "[y/N]"}[def]
+	io.WriteString(p.out, textsafe.Line(question)+"\n")
+	for {
+		ans, err := p.read(ctx, hint+" ")
+		if err != nil {
+			return false, err
+		}
+		switch strings.ToLower(ans) {
+		case "":
+			return def, nil
+		case "y", "yes":
+			return true, nil
+		case "n", "no":
+			return false, nil
+		}
+	}
+}
