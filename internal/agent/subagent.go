@@ -105,6 +105,7 @@ func (r *Runner) child(req tools.ForkRequest, steps int) *Agent {
 	} else {
 		env = &tools.Env{State: &tools.State{}}
 	}
+	env.Tools = reg
 	c := &Agent{Client: p.Client, Tools: reg, Selector: sel, Approver: p.Approver, Env: env,
 		System: forkSystem, MaxSteps: steps, ContextBudget: p.ContextBudget}
 	sub := &Runner{Parent: c, depth: r.depth + 1}

@@ -72,6 +72,11 @@ func (t *turn) maxSteps() int {
 
 func (t *turn) run(ctx context.Context) (TurnResult, error) {
 	a := t.a
+	if a.Env != nil && a.Env.State != nil {
+		// Turn-scoped tool state (the tools tool_search loaded) belongs to
+		// the turn that created it; a new request starts from the selector.
+		a.Env.State.NewTurn()
+	}
 	a.messages = append(a.messages, llm.Message{Role: llm.RoleUser, Content: t.input})
 	t.flushed = t.start
 	var res TurnResult

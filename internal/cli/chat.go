@@ -99,13 +99,13 @@ func (a *App) newChat(ctx context.Context, o chatOptions) (*chat, error) {
 	}
 	reg := tools.NewRegistry(catalog.Native()...)
 	env := &tools.Env{Dir: dir, Store: a.store, Profile: cfg.Profile, Prompter: o.Prompter, State: &tools.State{},
-		Approval: cfg.Approval()}
+		Approval: cfg.Approval(), Tools: reg}
 	approver := &agent.Approver{Mode: cfg.Approval(), Store: a.store, Profile: cfg.Profile, Person: o.Person, Notices: o.Notices}
 	b := a.attachBridge(reg, env, approver)
 	env.State.OnClose(func() { b.Close() })
 	ag := &agent.Agent{
 		Tools:    reg,
-		Selector: agent.AllTools{Registry: reg},
+		Selector: agent.LazyTools{Registry: reg},
 		Approver: approver,
 		Env:      env,
 		System:   agent.SystemPrompt(dir, cfg.Approval(), cfg.Get(profile.KeySystemPrompt), time.Now()),

@@ -18,6 +18,7 @@ func sprintf(format string, args ...any) string {
 type State struct {
 	mu      sync.Mutex
 	m       map[string]any
+	turn    map[string]any // dropped by NewTurn
 	closers []func()
 	closed  bool
 }
@@ -61,4 +62,28 @@ func (s *State) Close() {
 	for i := len(fns) - 1; i >= 0; i-- {
 		fns[i]()
 	}
+}
+
+// Turn is Get for state that lasts one turn (the tools tool_search loaded):
+// NewTurn drops it.
+func (s *State) Turn(key string, mk func() any) any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.turn == nil {
+		s.turn = map[string]any{}
+	}
+	v, ok := s.turn[key]
+	if !ok {
+		v = mk()
+		s.turn[key] = v
+	}
+	return v
+}
+
+// NewTurn drops every value stored with Turn. The agent calls it as each
+// turn starts.
+func (s *State) NewTurn() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.turn = nil
 }

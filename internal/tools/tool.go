@@ -123,6 +123,9 @@ type Env struct {
 	// State holds per-host tool state (jobs, undo snapshots, loaded tools),
 	// keyed by the owning package.
 	State *State
+	// Tools is the registry the host's agent calls tools from, for tools
+	// that look across the catalogue (tool_search); nil where there is none.
+	Tools *Registry
 }
 
 // Prompter asks the person a question.

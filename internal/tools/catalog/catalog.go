@@ -8,6 +8,7 @@ import (
 	"tai/internal/tools/fs"
 	"tai/internal/tools/git"
 	"tai/internal/tools/memory"
+	"tai/internal/tools/meta"
 	"tai/internal/tools/people"
 	"tai/internal/tools/plan"
 	"tai/internal/tools/profiletools"
@@ -41,4 +42,5 @@ var groups = []func() []*tools.Tool{
 	vaulttools.Tools,
 	web.Tools,
 	profiletools.Tools,
+	meta.Tools,
 }

@@ -1,0 +1,28 @@
+package agent
+
+import (
+	"context"
+
+	"tai/internal/tools"
+	"tai/internal/tools/selector"
+)
+
+// LazyTools is the Selector of tai.md §6: each step offers the core set,
+// the tools tool_search loaded this turn, the tools just called, and the
+// best matches of the turn's words, over the registry's native and bridged
+// tools alike, within the selector's budget. The index is shared through
+// the host's tool state with tool_search and rebuilt only when the
+// registry's tool list changes.
+type LazyTools struct {
+	Registry *tools.Registry
+	Selector selector.Selector
+}
+
+// Select implements Selector.
+func (l LazyTools) Select(_ context.Context, q SelectQuery) []*tools.Tool {
+	ix := selector.CatalogueFor(q.Env, l.Registry).Index()
+	return l.Selector.Select(ix, selector.Request{
+		Query:  selector.Query{Input: q.Input, Traffic: q.Traffic},
+		Loaded: selector.Loaded(q.Env),
+	}).Tools
+}

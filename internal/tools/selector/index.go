@@ -1,0 +1,187 @@
+package selector
+
+import (
+	"encoding/json"
+	"math"
+	"sort"
+	"strings"
+
+	"tai/internal/tools"
+)
+
+// BM25 constants: term-frequency saturation and length normalization.
+const (
+	k1 = 1.2
+	b  = 0.75
+)
+
+// field is one part of a tool's spec with the weight its words carry.
+type field struct {
+	weight float64
+	text   func(d *doc) string
+}
+
+// doc is the text of one tool, its schema read once.
+type doc struct {
+	t        *tools.Tool
+	argNames []string
+	argText  string
+}
+
+// fields are what a tool is matched on. The name and the server speak for
+// the tool most directly; the first sentence of the description says what
+// it does; the rest of the description and the arguments (names, then
+// descriptions and enum values) add the vocabulary people use for inputs.
+var fields = []field{
+	{3, func(d *doc) string { return localName(d.t) }},
+	{2, func(d *doc) string { return d.t.Server }},
+	{0.5, func(d *doc) string { return d.t.Group }},
+	{1, func(d *doc) string { return summary(d.t.Description) }},
+	{1, func(d *doc) string { return d.t.Description }},
+	{0.7, func(d *doc) string { return strings.Join(d.argNames, " ") }},
+	{0.3, func(d *doc) string { return d.argText }},
+}
+
+// posting is one tool's weight for one term: its BM25F term score.
+type posting struct {
+	tool  int32
+	score float32
+}
+
+// Index is the searchable form of a tool catalogue. It is immutable once
+// built and safe for concurrent use; building it costs a pass over every
+// spec, so callers keep one per catalogue (see Catalogue).
+type Index struct {
+	tools    []*tools.Tool
+	bytes    []int // spec size of each tool
+	total    int   // spec bytes of the whole catalogue
+	postings map[string][]posting
+	byName   map[string]int
+}
+
+// NewIndex indexes ts in the order given; ties in ranking keep that order.
+func NewIndex(ts []*tools.Tool) *Index {
+	ix := &Index{tools: ts, bytes: make([]int, len(ts)), postings: map[string][]posting{}, byName: map[string]int{}}
+	docs := make([][]map[string]int, len(ts)) // per tool, per field: term counts
+	lens := make([]float64, len(fields))
+	for i, t := range ts {
+		ix.bytes[i] = SpecBytes(t)
+		ix.total += ix.bytes[i]
+		ix.byName[t.Name] = i
+		docs[i] = make([]map[string]int, len(fields))
+		d := newDoc(t)
+		for f, fd := range fields {
+			ws := Words(fd.text(d))
+			lens[f] += float64(len(ws))
+			counts := map[string]int{}
+			for _, w := range ws {
+				counts[w]++
+			}
+			docs[i][f] = counts
+		}
+	}
+	ix.weigh(docs, lens)
+	return ix
+}
+
+// weigh turns term counts into BM25F postings.
+func (ix *Index) weigh(docs [][]map[string]int, lens []float64) {
+	n := float64(len(docs))
+	avg := make([]float64, len(fields))
+	for f := range fields {
+		avg[f] = math.Max(lens[f]/math.Max(n, 1), 1)
+	}
+	for i, doc := range docs {
+		tf := map[string]float64{} // weighted, length-normalized
+		for f, counts := range doc {
+			dl := 0
+			for _, c := range counts {
+				dl += c
+			}
+			norm := 1 - b + b*float64(dl)/avg[f]
+			for w, c := range counts {
+				tf[w] += fields[f].weight * float64(c) / norm
+			}
+		}
+		for w, x := range tf {
+			ix.postings[w] = append(ix.postings[w], posting{tool: int32(i), score: float32(x * (k1 + 1) / (x + k1))})
+		}
+	}
+	for _, ps := range ix.postings {
+		df := float64(len(ps))
+		idf := float32(math.Log(1 + (n-df+0.5)/(df+0.5)))
+		for j := range ps {
+			ps[j].score *= idf
+		}
+	}
+}
+
+// Len is the number of tools indexed.
+func (ix *Index) Len() int { return len(ix.tools) }
+
+// Tools returns the indexed tools in index order.
+func (ix *Index) Tools() []*tools.Tool { return ix.tools }
+
+// CatalogueTokens is the estimated size of offering every tool at once.
+func (ix *Index) CatalogueTokens() int { return Tokens(ix.total) }
+
+// Lookup finds an indexed tool by name.
+func (ix *Index) Lookup(name string) (*tools.Tool, bool) {
+	i, ok := ix.byName[name]
+	if !ok {
+		return nil, false
+	}
+	return ix.tools[i], true
+}
+
+// localName is the tool's own name: the server's name for a bridged tool,
+// without tai's mcp_<server>_ prefix (the server is its own field).
+func localName(t *tools.Tool) string {
+	if t.Bridged() && t.Remote != "" {
+		return t.Remote
+	}
+	return t.Name
+}
+
+// summary is the first sentence or line of a description.
+func summary(d string) string {
+	d = strings.TrimSpace(d)
+	if i := strings.IndexAny(d, "\n"); i >= 0 {
+		d = d[:i]
+	}
+	if i := strings.Index(d, ". "); i >= 0 {
+		d = d[:i]
+	}
+	return d
+}
+
+// newDoc reads t's schema for the argument fields.
+func newDoc(t *tools.Tool) *doc {
+	var s struct {
+		Properties map[string]struct {
+			Description string `json:"description"`
+			Enum        []any  `json:"enum"`
+		} `json:"properties"`
+	}
+	d := &doc{t: t}
+	if json.Unmarshal(t.Schema, &s) != nil {
+		return d
+	}
+	for name := range s.Properties {
+		d.argNames = append(d.argNames, name)
+	}
+	sort.Strings(d.argNames)
+	var b strings.Builder
+	for _, name := range d.argNames {
+		p := s.Properties[name]
+		b.WriteString(p.Description)
+		for _, e := range p.Enum {
+			if str, ok := e.(string); ok {
+				b.WriteString(" " + str)
+			}
+		}
+		b.WriteString(". ")
+	}
+	d.argText = b.String()
+	return d
+}

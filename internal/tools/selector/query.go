@@ -1,0 +1,131 @@
+package selector
+
+import (
+	"sort"
+	"strings"
+
+	"tai/internal/tools"
+)
+
+// Query is what tools are matched against.
+type Query struct {
+	// Input is the person's message; its words count in full.
+	Input string
+	// Traffic is the latest tool calls and results of the turn; its words
+	// count at trafficWeight, and the tools it names are Called.
+	Traffic string
+}
+
+// trafficWeight is what a word of tool traffic counts for: results are
+// long and mostly data, so they steer the choice without taking it over.
+const trafficWeight = 0.3
+
+// Hit is one ranked tool.
+type Hit struct {
+	Tool  *tools.Tool
+	Score float64
+	i     int32 // index in the Index
+}
+
+// concept is one word of the query with the related words that may stand
+// in for it: a tool scores for the concept by its best member, so a word
+// with many relatives counts no more than a word with none.
+type concept struct {
+	stem   string
+	weight float64
+}
+
+// concepts weighs the query's words: each distinct word of the input 1,
+// of the traffic trafficWeight. They are sorted so that scores are summed
+// in the same order every time and the ranking is reproducible to the bit.
+func (ix *Index) concepts(q Query) []concept {
+	w := map[string]float64{}
+	note := func(t string, weight float64) {
+		if weight > w[t] {
+			w[t] = weight
+		}
+	}
+	add := func(text string, weight float64) {
+		forEachWord(text, func(word string) {
+			if full, ok := abbreviations[word]; ok {
+				for _, t := range Words(full) {
+					note(t, weight)
+				}
+				return
+			}
+			for _, t := range Words(word) {
+				note(t, weight)
+			}
+		})
+	}
+	add(q.Input, 1)
+	add(q.Traffic, trafficWeight)
+	out := make([]concept, 0, len(w))
+	for t, weight := range w {
+		out = append(out, concept{t, weight})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].stem < out[j].stem })
+	return out
+}
+
+// Rank scores every tool against q and returns those that match, best
+// first; equal scores keep index order, so the ranking is deterministic.
+func (ix *Index) Rank(q Query) []Hit {
+	n := len(ix.tools)
+	scores := make([]float32, n)
+	best := make([]float32, n)
+	touched := make([]int32, 0, 64)
+	for _, c := range ix.concepts(q) {
+		touched = ix.match(c.stem, 1, best, touched)
+		for _, r := range relatedStems[c.stem] {
+			touched = ix.match(r, expansionWeight, best, touched)
+		}
+		for _, d := range touched {
+			scores[d] += float32(c.weight) * best[d]
+			best[d] = 0
+		}
+		touched = touched[:0]
+	}
+	var hits []int32
+	for i, s := range scores {
+		if s > 0 {
+			hits = append(hits, int32(i))
+		}
+	}
+	sort.SliceStable(hits, func(a, b int) bool { return scores[hits[a]] > scores[hits[b]] })
+	out := make([]Hit, len(hits))
+	for i, h := range hits {
+		out[i] = Hit{Tool: ix.tools[h], Score: float64(scores[h]), i: h}
+	}
+	return out
+}
+
+// match raises best[d] to factor times term's score in each tool d that
+// uses term, noting the tools first touched.
+func (ix *Index) match(term string, factor float32, best []float32, touched []int32) []int32 {
+	for _, p := range ix.postings[term] {
+		v := factor * p.score
+		if best[p.tool] == 0 {
+			touched = append(touched, p.tool)
+		}
+		if v > best[p.tool] {
+			best[p.tool] = v
+		}
+	}
+	return touched
+}
+
+// Called returns the indexed tools that traffic names, in order of first
+// mention: the tools the model just used.
+func (ix *Index) Called(traffic string) []*tools.Tool {
+	var out []*tools.Tool
+	seen := map[int]bool{}
+	for _, line := range strings.Split(traffic, "\n") {
+		name, _, _ := strings.Cut(line, " ")
+		if i, ok := ix.byName[name]; ok && !seen[i] {
+			seen[i] = true
+			out = append(out, ix.tools[i])
+		}
+	}
+	return out
+}

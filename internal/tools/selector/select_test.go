@@ -1,0 +1,154 @@
+package selector_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"tai/internal/tools"
+	"tai/internal/tools/selector"
+	"tai/internal/vault"
+)
+
+func tool(name, desc string) *tools.Tool {
+	return &tools.Tool{Name: name, Description: desc, Schema: json.RawMessage(`{"type":"object","properties":{}}`)}
+}
+
+func names(ts []*tools.Tool) []string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+// smallCatalogue has a core tool, a handful of matches and filler.
+func smallCatalogue() []*tools.Tool {
+	ts := []*tools.Tool{
+		tool("read_file", "Read a file"),
+		tool("git_log", "Show the commit history"),
+		tool("git_show", "Show one commit and what it changed"),
+		{Name: "mcp_gh_create_issue", Description: "Create an issue in a repository", Server: "gh", Remote: "create_issue"},
+		{Name: "mcp_big_hidden_issue", Description: "Create an issue, the hidden way", Server: "big", Remote: "hidden_issue", Unoffered: true},
+	}
+	for i := range 40 {
+		ts = append(ts, tool(fmt.Sprintf("filler_%02d", i), fmt.Sprintf("Does unrelated thing number %d with widgets", i)))
+	}
+	return ts
+}
+
+func TestSelect_CoreThenMatchesWithinBudget(t *testing.T) {
+	ix := selector.NewIndex(smallCatalogue())
+	s := selector.Selector{Core: []string{"read_file", "no_such_tool"}}
+	got := s.Select(ix, selector.Request{Query: selector.Query{Input: "what changed in the last commit?"}})
+	if diff := cmp.Diff([]string{"read_file", "git_show", "git_log"}, names(got.Tools)); diff != "" {
+		t.Errorf("offered (-want +got):\n%s", diff)
+	}
+	tight := selector.Selector{Core: []string{"read_file"}, Budget: selector.Budget{MaxTools: 2, MaxTokens: 1000}}
+	if got := tight.Select(ix, selector.Request{Query: selector.Query{Input: "widgets"}}); len(got.Tools) != 2 {
+		t.Errorf("MaxTools 2 offered %v", names(got.Tools))
+	}
+	small := selector.Selector{Core: []string{}, Budget: selector.Budget{MaxTools: 24, MaxTokens: 60}}
+	got = small.Select(ix, selector.Request{Query: selector.Query{Input: "widgets"}})
+	if got.Tokens > 60 || got.Tokens != selector.Tokens(got.Bytes) || len(got.Tools) == 0 {
+		t.Errorf("60-token budget: %d tools, %d tokens", len(got.Tools), got.Tokens)
+	}
+}
+
+func TestSelect_DeterministicAcrossIndexes(t *testing.T) {
+	req := selector.Request{Query: selector.Query{Input: "do the widget thing number 7 with the commit history", Traffic: "git_log {} abc123 widgets"}}
+	first := names(selector.Selector{}.Select(selector.NewIndex(smallCatalogue()), req).Tools)
+	for range 20 {
+		if got := names(selector.Selector{}.Select(selector.NewIndex(smallCatalogue()), req).Tools); !slices.Equal(got, first) {
+			t.Fatalf("selection changed between runs:\n%v\n%v", first, got)
+		}
+	}
+}
+
+func TestSelect_UnofferedIsRankedButNeverOffered(t *testing.T) {
+	ix := selector.NewIndex(smallCatalogue())
+	req := selector.Request{Query: selector.Query{Input: "create an issue the hidden way"}, Loaded: []string{"mcp_big_hidden_issue"}}
+	if got := names(selector.Selector{}.Select(ix, req).Tools); slices.Contains(got, "mcp_big_hidden_issue") || !slices.Contains(got, "mcp_gh_create_issue") {
+		t.Errorf("offered %v", got)
+	}
+	hits := ix.Rank(req.Query)
+	if len(hits) == 0 || hits[0].Tool.Name != "mcp_big_hidden_issue" {
+		t.Errorf("rank: %v; the unoffered tool should still be found first", hits)
+	}
+}
+
+func TestSelect_LoadedAndCalledToolsAreOffered(t *testing.T) {
+	ix := selector.NewIndex(smallCatalogue())
+	req := selector.Request{
+		Query:  selector.Query{Traffic: "filler_03 {} done\nsome result line\n"},
+		Loaded: []string{"filler_30", "no_such_tool"},
+	}
+	got := names(selector.Selector{Core: []string{"read_file"}}.Select(ix, req).Tools)
+	if diff := cmp.Diff([]string{"read_file", "filler_30", "filler_03"}, got[:3]); diff != "" {
+		t.Errorf("offered (-want +got):\n%s", diff)
+	}
+}
+
+func TestCatalogue_RebuildsOnlyWhenToolsChange(t *testing.T) {
+	reg := tools.NewRegistry(smallCatalogue()...)
+	c := &selector.Catalogue{Registry: reg}
+	first := c.Index()
+	if c.Index() != first {
+		t.Fatal("index rebuilt although nothing changed")
+	}
+	reg.Register(tool("new_tool", "brand new"))
+	if second := c.Index(); second == first || second.Len() != first.Len()+1 {
+		t.Fatal("index not rebuilt after a tool was added")
+	}
+	reg.Fallback = selector.NewCachedSource([]*tools.Tool{{Name: "mcp_s_x", Server: "s", Remote: "x"}})
+	if _, ok := c.Index().Lookup("mcp_s_x"); !ok {
+		t.Fatal("index misses the fallback's tool")
+	}
+}
+
+func TestCatalogueFor_SharedPerHost(t *testing.T) {
+	reg := tools.NewRegistry(smallCatalogue()...)
+	env := &tools.Env{State: &tools.State{}, Tools: reg}
+	first, second := selector.CatalogueFor(env, reg), selector.CatalogueFor(env, reg)
+	if first != second {
+		t.Error("two catalogues for one registry in one host")
+	}
+}
+
+func TestLoad_LastsOneTurn(t *testing.T) {
+	env := &tools.Env{State: &tools.State{}}
+	selector.Load(env, "a", "b", "a")
+	if got := selector.Loaded(env); !slices.Equal(got, []string{"a", "b"}) {
+		t.Fatalf("loaded %v", got)
+	}
+	env.State.NewTurn()
+	if got := selector.Loaded(env); len(got) != 0 {
+		t.Errorf("still loaded after NewTurn: %v", got)
+	}
+	if selector.Load(&tools.Env{}, "a") {
+		t.Error("Load reported success without host state")
+	}
+}
+
+func TestCachedTools_NamesSchemasAndCap(t *testing.T) {
+	cached := []vault.MCPTool{
+		{Server: "My-Server", Tool: "get.Thing", Description: "d"},
+		{Server: "My-Server", Tool: "get_thing", Schema: json.RawMessage(`{"type":"object","properties":{"a":{}}}`)},
+	}
+	for i := range 101 {
+		cached = append(cached, vault.MCPTool{Server: "many", Tool: fmt.Sprintf("t%d", i), Position: i})
+	}
+	ts := selector.CachedTools(cached)
+	if ts[0].Name != "mcp_my_server_get_thing" || ts[1].Name != "mcp_my_server_get_thing_2" {
+		t.Errorf("names %s, %s", ts[0].Name, ts[1].Name)
+	}
+	if string(ts[0].Schema) != `{"type":"object","properties":{}}` || ts[0].Server != "My-Server" || ts[0].Remote != "get.Thing" {
+		t.Errorf("first tool: %+v", ts[0])
+	}
+	if ts[101].Unoffered || !ts[102].Unoffered {
+		t.Errorf("the 100th tool of a server must be offered and the 101st not: %v, %v", ts[101].Unoffered, ts[102].Unoffered)
+	}
+}
