@@ -47,7 +47,7 @@ scratch state), "asks" (always asks first, unless --auto or --yolo), or
 		},
 	}
 	list.Flags().BoolVar(&asJSON, "json", false, "print each tool as JSON, schema included")
-	cmd.AddCommand(list)
+	cmd.AddCommand(list, newToolsSelectCmd(a))
 	return cmd
 }
 

@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"tai/internal/textsafe"
+	"tai/internal/tools/selector"
+)
+
+func newToolsSelectCmd(a *App) *cobra.Command {
+	var query string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "select --query Q",
+		Short: "Show which tools the agent would be offered for a request",
+		Long: `Show the tools the lazy selector would offer the model for a request:
+the core set plus the best matches of the words, over native tools and the
+cached tools of the profile's enabled MCP servers (no server is started),
+within the budget of 24 tools and 6,000 tokens. Sizes are estimated tokens,
+bytes/4 of each serialized spec {name, description, parameters}.
+--json prints {"tools":[names…],"tokens":N,"catalogue_tokens":M}.`,
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if strings.TrimSpace(query) == "" {
+				return usageError("no query: pass the request's words with --query")
+			}
+			reg, err := a.toolRegistry(cmd.Context())
+			if err != nil {
+				return err
+			}
+			ix := selector.NewIndex(reg.All())
+			sel := selector.Selector{}.Select(ix, selector.Request{Query: selector.Query{Input: query}})
+			if asJSON {
+				return printSelectionJSON(a.Stdout, sel)
+			}
+			return printSelection(a.Stdout, ix, sel)
+		},
+	}
+	cmd.Flags().StringVarP(&query, "query", "q", "", "the request, as a person would type it")
+	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"tools":[…],"tokens":N,"catalogue_tokens":M}`)
+	return cmd
+}
+
+// selectionJSON is the --json shape, fixed by issue 6 so selection can be
+// measured from outside.
+type selectionJSON struct {
+	Tools           []string `json:"tools"`
+	Tokens          int      `json:"tokens"`
+	CatalogueTokens int      `json:"catalogue_tokens"`
+}
+
+func printSelectionJSON(w io.Writer, sel selector.Selection) error {
+	out := selectionJSON{Tools: []string{}, Tokens: sel.Tokens, CatalogueTokens: sel.CatalogueTokens}
+	for _, t := range sel.Tools {
+		out.Tools = append(out.Tools, t.Name)
+	}
+	return json.NewEncoder(w).Encode(out)
+}
+
+func printSelection(w io.Writer, ix *selector.Index, sel selector.Selection) error {
+	width := 0
+	for _, t := range sel.Tools {
+		width = max(width, len(t.Name))
+	}
+	for _, t := range sel.Tools {
+		fmt.Fprintf(w, "%-*s %6d\n", width, textsafe.Line(t.Name), selector.SpecTokens(t))
+	}
+	share := 0.0
+	if sel.CatalogueTokens > 0 {
+		share = 100 * float64(sel.Tokens) / float64(sel.CatalogueTokens)
+	}
+	_, err := fmt.Fprintf(w, "%d of %d tools, %d tokens (%.1f%% of the catalogue's %d)\n",
+		len(sel.Tools), ix.Len(), sel.Tokens, share, sel.CatalogueTokens)
+	return err
+}
