@@ -7,11 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"tai/internal/tools"
 	"tai/internal/tools/catalog"
-	"tai/internal/tools/selector"
 	"tai/internal/vault"
 )
 
@@ -54,8 +54,48 @@ func capturedTools(tb testing.TB) []vault.MCPTool {
 // by the captured servers' tools, as the registry lists them.
 func benchCatalogue(tb testing.TB) []*tools.Tool {
 	reg := tools.NewRegistry(catalog.Native()...)
-	reg.Fallback = selector.NewCachedSource(selector.CachedTools(capturedTools(tb)))
+	reg.Fallback = source(bridged(capturedTools(tb)))
 	return reg.All()
+}
+
+// bridged builds the tools the MCP bridge offers for cached tool lists:
+// mcp_<server>_<tool> sanitized to [a-z0-9_], description and schema
+// passed through. The captured names are short and distinct, so the
+// bridge's namer (length cap, collision suffixes) names them the same.
+func bridged(cached []vault.MCPTool) []*tools.Tool {
+	out := make([]*tools.Tool, 0, len(cached))
+	for _, c := range cached {
+		schema := c.Schema
+		if len(schema) == 0 || schema[0] != '{' {
+			schema = json.RawMessage(`{"type":"object","properties":{}}`)
+		}
+		out = append(out, &tools.Tool{Name: "mcp_" + sanitize(c.Server) + "_" + sanitize(c.Tool),
+			Description: c.Description, Schema: schema, Group: "mcp", Server: c.Server, Remote: c.Tool})
+	}
+	return out
+}
+
+func sanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' {
+			return r
+		}
+		return '_'
+	}, strings.ToLower(s))
+}
+
+// source is a tools.Source over a fixed list.
+type source []*tools.Tool
+
+func (s source) Tools() []*tools.Tool { return s }
+
+func (s source) Lookup(name string) (*tools.Tool, bool) {
+	for _, t := range s {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return nil, false
 }
 
 // syntheticCatalogue grows the benchmark catalogue to n tools by repeating
@@ -74,7 +114,7 @@ func syntheticCatalogue(tb testing.TB, n int) []*tools.Tool {
 			cached = append(cached, c)
 		}
 	}
-	return append(all, selector.CachedTools(cached)...)
+	return append(all, bridged(cached)...)
 }
 
 // query is one labelled request of testdata/queries.json: the person's

@@ -10,7 +10,6 @@ import (
 
 	"tai/internal/tools"
 	"tai/internal/tools/selector"
-	"tai/internal/vault"
 )
 
 func tool(name, desc string) *tools.Tool {
@@ -103,7 +102,7 @@ func TestCatalogue_RebuildsOnlyWhenToolsChange(t *testing.T) {
 	if second := c.Index(); second == first || second.Len() != first.Len()+1 {
 		t.Fatal("index not rebuilt after a tool was added")
 	}
-	reg.Fallback = selector.NewCachedSource([]*tools.Tool{{Name: "mcp_s_x", Server: "s", Remote: "x"}})
+	reg.Fallback = source{{Name: "mcp_s_x", Server: "s", Remote: "x"}}
 	if _, ok := c.Index().Lookup("mcp_s_x"); !ok {
 		t.Fatal("index misses the fallback's tool")
 	}
@@ -130,25 +129,5 @@ func TestLoad_LastsOneTurn(t *testing.T) {
 	}
 	if selector.Load(&tools.Env{}, "a") {
 		t.Error("Load reported success without host state")
-	}
-}
-
-func TestCachedTools_NamesSchemasAndCap(t *testing.T) {
-	cached := []vault.MCPTool{
-		{Server: "My-Server", Tool: "get.Thing", Description: "d"},
-		{Server: "My-Server", Tool: "get_thing", Schema: json.RawMessage(`{"type":"object","properties":{"a":{}}}`)},
-	}
-	for i := range 101 {
-		cached = append(cached, vault.MCPTool{Server: "many", Tool: fmt.Sprintf("t%d", i), Position: i})
-	}
-	ts := selector.CachedTools(cached)
-	if ts[0].Name != "mcp_my_server_get_thing" || ts[1].Name != "mcp_my_server_get_thing_2" {
-		t.Errorf("names %s, %s", ts[0].Name, ts[1].Name)
-	}
-	if string(ts[0].Schema) != `{"type":"object","properties":{}}` || ts[0].Server != "My-Server" || ts[0].Remote != "get.Thing" {
-		t.Errorf("first tool: %+v", ts[0])
-	}
-	if ts[101].Unoffered || !ts[102].Unoffered {
-		t.Errorf("the 100th tool of a server must be offered and the 101st not: %v, %v", ts[101].Unoffered, ts[102].Unoffered)
 	}
 }
