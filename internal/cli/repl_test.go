@@ -275,6 +275,22 @@ func TestREPL_SlashCommands(t *testing.T) {
 	if info.Mode().Perm() != 0o600 {
 		t.Fatalf("history file mode %v", info.Mode().Perm())
 	}
+
+	// --continue picks up the latest conversation of this directory, and
+	// the line history is there to recall with ↑.
+	tm = startTerm(t, srv, dir, []string{"TAI_HOME=" + tm.home}, "--continue")
+	tm.waitText(`\nresumed conversation s\w+ \(2 messages\)\n`)
+	tm.waitPrompt("default", 1)
+	tm.send("\x1b[A")
+	tm.waitFor("the last line recalled", func(_, cursor string) bool { return cursor == "default> /exit" })
+	tm.send("\x15again\r") // Ctrl-U clears the recalled line
+	tm.waitText(`\nyou said: again\n`)
+	tm.send("/exit\r")
+	tm.exitCode()
+	reqs = srv.Requests()
+	if m := reqs[len(reqs)-1].Messages; len(m) != 3 || m[0].Content != "second" {
+		t.Fatalf("the continued conversation sent %+v", m)
+	}
 }
 
 // TestREPL_MCP: /mcp reaches `tai mcp`, its consent and its yes/no

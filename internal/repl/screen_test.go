@@ -67,6 +67,9 @@ func TestScreen_SpinnerIsErasedBeforeOutput(t *testing.T) {
 	var out bytes.Buffer
 	s := newScreen(&out, true, false, nil)
 	s.event(agent.Event{Type: agent.EventWaiting, Busy: true, Label: "thinking"})
+	s.mu.Lock()
+	s.drawSpinner() // as its first tick does
+	s.mu.Unlock()
 	s.event(agent.Event{Type: agent.EventNotice, Text: "retrying"})
 	s.event(agent.Event{Type: agent.EventWaiting})
 	s.event(agent.Event{Type: agent.EventText, Text: "answer"})

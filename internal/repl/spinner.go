@@ -23,8 +23,9 @@ type spinner struct {
 }
 
 // startSpinner shows label with a spinner until stopSpinner or endLine;
-// a running spinner just takes the new label. It does nothing when the
-// screen is not a terminal.
+// a running spinner just takes the new label. It is first drawn on the
+// first tick, so a wait shorter than that (most tools) draws nothing. It
+// does nothing when the screen is not a terminal.
 func (s *screen) startSpinner(label string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -37,7 +38,6 @@ func (s *screen) startSpinner(label string) {
 	}
 	sp := &spinner{label: label, start: time.Now(), stop: make(chan struct{})}
 	s.spin = sp
-	s.drawSpinner()
 	go s.tick(sp)
 }
 
@@ -51,8 +51,8 @@ func (s *screen) tick(sp *spinner) {
 		case <-t.C:
 			s.mu.Lock()
 			if s.spin == sp {
-				sp.frame++
 				s.drawSpinner()
+				sp.frame++
 			}
 			s.mu.Unlock()
 		}
