@@ -129,3 +129,20 @@ func TestMemory_Stdio(t *testing.T) {
 		t.Fatalf("the server's store %s: %v", b, err)
 	}
 }
+
+// The reference GitHub server still answers with the first protocol
+// revision, 2024-11-05; tai's client accepts it and the tools work the
+// same (listing needs no token).
+func TestGitHubLegacy_Stdio(t *testing.T) {
+	c := connect(t, client.Stdio{Command: "node", Args: []string{nodeServer(t, "server-github")}})
+	if v := c.Server().ProtocolVersion; v != wire.LegacyVersion {
+		t.Fatalf("version %q, want %s", v, wire.LegacyVersion)
+	}
+	tools, err := c.ListTools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(","+names(tools)+",", ",create_issue,") {
+		t.Fatalf("tools %s lack create_issue", names(tools))
+	}
+}

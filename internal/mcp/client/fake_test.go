@@ -78,6 +78,8 @@ func (f *fakeServer) initialize(m *wire.Message) {
 	case "no-tools":
 		caps = `{"prompts":{}}`
 	case "old-version":
+		version = "2024-10-07"
+	case "legacy":
 		version = "2024-11-05"
 	case "downgrade":
 		version = "2025-03-26"

@@ -118,7 +118,7 @@ func TestStdio_ChildEnvironmentLacksSecrets(t *testing.T) {
 func TestConnect_RefusesUnfitServers(t *testing.T) {
 	tests := map[string]string{
 		"no-tools":      "lacks capabilities.tools",
-		"old-version":   `speaks MCP "2024-11-05"`,
+		"old-version":   `speaks MCP "2024-10-07"`,
 		"invalid-reply": "invalid response",
 	}
 	for script, want := range tests {
@@ -133,9 +133,16 @@ func TestConnect_RefusesUnfitServers(t *testing.T) {
 }
 
 func TestConnect_AcceptsOlderKnownVersion(t *testing.T) {
-	c := connect(t, "downgrade", Options{})
-	if v := c.Server().ProtocolVersion; v != "2025-03-26" {
-		t.Fatalf("version %q", v)
+	for script, want := range map[string]string{"downgrade": "2025-03-26", "legacy": "2024-11-05"} {
+		t.Run(script, func(t *testing.T) {
+			c := connect(t, script, Options{})
+			if v := c.Server().ProtocolVersion; v != want {
+				t.Fatalf("version %q", v)
+			}
+			if _, err := c.ListTools(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }
 

@@ -22,11 +22,18 @@ type Era struct {
 	Sessions bool
 }
 
-// SessionEra is the era of every revision tai speaks today.
+// LegacyVersion is the first MCP revision. Many published servers (the
+// reference github, postgres and slack servers among them) still answer
+// with it; over the subset tai uses (initialize, tools/list, tools/call,
+// ping, cancellation) it does not differ from the later ones, so tai's
+// client accepts it. tai's own server does not offer it.
+const LegacyVersion = "2024-11-05"
+
+// SessionEra is the era of every revision tai's client speaks today.
 var SessionEra = Era{
 	Name:     "session",
 	Offer:    ProtocolVersion,
-	Accepts:  SupportedVersions,
+	Accepts:  append(append([]string(nil), SupportedVersions...), LegacyVersion),
 	Sessions: true,
 }
 

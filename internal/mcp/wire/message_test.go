@@ -176,7 +176,11 @@ func TestSessionEra_AcceptsOnlyKnownVersions(t *testing.T) {
 			t.Errorf("%s refused", v)
 		}
 	}
-	for _, v := range []string{"2024-11-05", "2026-07-28", ""} {
+	// The client takes the first revision too; tai's own server does not.
+	if !SessionEra.Accepted(LegacyVersion) || Supported(LegacyVersion) {
+		t.Errorf("%s: client accepts %v, server supports %v", LegacyVersion, SessionEra.Accepted(LegacyVersion), Supported(LegacyVersion))
+	}
+	for _, v := range []string{"2024-10-07", "2026-07-28", ""} {
 		if SessionEra.Accepted(v) {
 			t.Errorf("%s accepted", v)
 		}

@@ -8,9 +8,10 @@ package wire
 // (MCP_PROTOCOL_VERSION).
 const ProtocolVersion = "2025-11-25"
 
-// SupportedVersions lists every revision tai accepts from a server, newest
-// first. Servers in the wild negotiate down, so older revisions that share
-// the same wire subset stay accepted.
+// SupportedVersions lists the revisions tai speaks on both sides, newest
+// first: what its server accepts in MCP-Protocol-Version and initialize.
+// Servers in the wild negotiate down, so the client accepts these and the
+// first revision too (SessionEra.Accepts).
 var SupportedVersions = []string{ProtocolVersion, "2025-06-18", "2025-03-26"}
 
 // Supported reports whether version is one tai speaks.
