@@ -314,10 +314,6 @@ func TestMaxTools_ExtrasListedNotOffered(t *testing.T) {
 	}
 }
 
-func itoa(i int) string {
-	return strings.TrimLeft(string(rune('0'+i/100))+string(rune('0'+i/10%10))+string(rune('0'+i%10)), "0")
-}
-
 func TestNames(t *testing.T) {
 	n := newNamer(func(s string) bool { return s == "mcp_x_taken" })
 	cases := []struct{ server, tool, want string }{
