@@ -38,22 +38,25 @@ var notOwners = map[string]bool{
 }
 
 // gitHubRef recognises a link to a GitHub repository, with or without a
-// scheme or www., as an SSH remote, with .git or a tree/blob path after it.
-// It returns nil, nil for anything not on github.com, and an error for a
-// github.com address that is not a repository (an account, gist.github.com,
-// api.github.com).
+// scheme or www., as an SSH or git remote, with .git or a tree/blob path
+// after it; user info, the default ports and a trailing dot on the host
+// are ignored. It returns nil, nil for anything not on github.com, and an
+// error for a github.com address that is not a repository (an account,
+// gist.github.com, api.github.com).
 func gitHubRef(s string) (*GitHubRef, error) {
 	rest := s
 	if r, ok := cutPrefixFold(rest, "git@github.com:"); ok {
 		rest = "github.com/" + r
-	} else if r, ok := cutPrefixFold(rest, "https://"); ok {
-		rest = r
-	} else if r, ok := cutPrefixFold(rest, "http://"); ok {
-		rest = r
+	} else {
+		for _, scheme := range []string{"https://", "http://", "ssh://", "git://", "git+https://", "git+ssh://"} {
+			if r, ok := cutPrefixFold(rest, scheme); ok {
+				rest = r
+				break
+			}
+		}
 	}
 	host, path, _ := strings.Cut(rest, "/")
-	host = strings.TrimPrefix(strings.ToLower(host), "www.")
-	switch {
+	switch host = gitHubHost(host); {
 	case host == "github.com":
 	case strings.HasSuffix(host, ".github.com"):
 		return nil, fmt.Errorf("%s is not a GitHub repository: link one as github.com/OWNER/REPO", shown(host))
@@ -70,6 +73,20 @@ func gitHubRef(s string) (*GitHubRef, error) {
 		}
 	}
 	return repoFromPath(segs)
+}
+
+// gitHubHost reduces the host part of a link to the name to compare:
+// lower case, without user info, www., a default port or a trailing dot.
+func gitHubHost(host string) string {
+	if i := strings.LastIndexByte(host, '@'); i >= 0 {
+		host = host[i+1:]
+	}
+	host = strings.ToLower(host)
+	for _, port := range []string{":443", ":80", ":22"} {
+		host = strings.TrimSuffix(host, port)
+	}
+	host = strings.TrimSuffix(host, ".")
+	return strings.TrimPrefix(host, "www.")
 }
 
 func repoFromPath(segs []string) (*GitHubRef, error) {

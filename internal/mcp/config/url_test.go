@@ -23,6 +23,14 @@ func TestNormalize_GitHubLinksGoToTheResolver(t *testing.T) {
 		{"https://github.com/o/r?tab=readme-ov-file", GitHubRef{Owner: "o", Repo: "r"}},
 		{"https://github.com/o/r/issues/12", GitHubRef{Owner: "o", Repo: "r"}},
 		{"  https://github.com/o/r  \n", GitHubRef{Owner: "o", Repo: "r"}},
+		{"https://github.com:443/o/r", GitHubRef{Owner: "o", Repo: "r"}},
+		{"https://someone@github.com/o/r.git", GitHubRef{Owner: "o", Repo: "r"}},
+		{"https://github.com./o/r", GitHubRef{Owner: "o", Repo: "r"}},
+		{"ssh://git@github.com/o/r.git", GitHubRef{Owner: "o", Repo: "r"}},
+		{"git+https://github.com/o/r.git", GitHubRef{Owner: "o", Repo: "r"}},
+		{"git://github.com/o/r.git", GitHubRef{Owner: "o", Repo: "r"}},
+		{"https://github.com/o/r.git/tree/main/src/x", GitHubRef{Owner: "o", Repo: "r", Ref: "main", Path: "src/x"}},
+		{"https://github.com/o/r/tree/main/", GitHubRef{Owner: "o", Repo: "r", Ref: "main"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -78,6 +86,8 @@ func TestNormalize_NearGitHubIsNotGitHub(t *testing.T) {
 		"https://10.1.2.3:8443/mcp":             "10.1.2.3",
 		"https://[2001:db8::1]/mcp":             "2001_db8_1",
 		"https://mcp.context7.com/mcp?x=1#frag": "context7",
+		"https://raw.githubusercontent.com/o/r": "raw",
+		"https://github.com.example.org/o/r":    "github",
 	} {
 		got, err := Normalize(in, Options{})
 		if err != nil {
