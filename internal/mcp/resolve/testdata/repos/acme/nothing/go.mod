@@ -1,0 +1,3 @@
+module example.com/toolbox
+
+go 1.22
