@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -102,7 +103,13 @@ func addConsent(call tools.Call) tools.Consent {
 		return tools.Consent{Title: title, Detail: err.Error()}
 	}
 	entries, err := config.Normalize(in.Source, config.Options{Name: in.Name, Stored: b.stored(context.Background())})
-	if err != nil {
+	var gh *config.GitHubRef
+	switch {
+	case errors.As(err, &gh):
+		return tools.Consent{Title: title, Detail: fmt.Sprintf("read github.com/%s/%s through the GitHub API to find how its server starts "+
+			"(if that finds nothing, a subagent that can only read that repository looks); "+
+			"each server found is shown for approval before it starts", gh.Owner, gh.Repo)}
+	case err != nil:
 		return tools.Consent{Title: title, Detail: err.Error()}
 	}
 	var parts []string
@@ -129,16 +136,36 @@ func runAdd(ctx context.Context, call tools.Call) (tools.Result, error) {
 	if err != nil {
 		return tools.Errorf("mcp_add: %v", err), nil
 	}
-	// The call itself was approved on a screen showing each entry; entries
-	// the resolver finds later get their own consent through Confirm.
-	approved := func(ctx context.Context, c tools.Consent, offer bool) (bool, bool, error) {
-		return true, in.Enable, nil
-	}
-	added, err := b.Add(ctx, AddRequest{Source: in.Source, Name: in.Name, Enable: in.Enable}, approved, nil)
+	consent, resolve := addConsents(b, call.Env, in.Enable)
+	added, err := b.Add(ctx, AddRequest{Source: in.Source, Name: in.Name, Enable: in.Enable}, consent, resolve)
 	if err != nil {
 		return tools.Errorf("mcp_add: %v", err), nil
 	}
 	return tools.Text(FormatAdded(added, b.Profile)), nil
+}
+
+// addConsents is how mcp_add asks. The call itself was approved on a
+// screen showing each pasted entry, so those need nothing more; entries the
+// GitHub resolver finds were on no screen, so each gets its own consent
+// through Confirm.
+func addConsents(b *Bridge, env *tools.Env, enable bool) (RegisterConsent, Resolver) {
+	resolved := false
+	github := b.GitHub(hostSubagents(env))
+	resolve := func(ctx context.Context, ref *config.GitHubRef) ([]config.Entry, error) {
+		resolved = true
+		return github(ctx, ref)
+	}
+	consent := func(ctx context.Context, c tools.Consent, _ bool) (bool, bool, error) {
+		switch {
+		case !resolved:
+			return true, enable, nil
+		case b.Confirm == nil:
+			return false, false, errors.New("a server found in a GitHub repository needs its own approval, and nobody can be asked here: paste its config instead")
+		}
+		ok, err := b.Confirm(ctx, c)
+		return ok, enable, err
+	}
+	return consent, resolve
 }
 
 // FormatAdded describes registered servers and their tools for the model

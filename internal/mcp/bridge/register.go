@@ -64,7 +64,7 @@ func (b *Bridge) Add(ctx context.Context, req AddRequest, consent RegisterConsen
 			if resolve == nil {
 				return nil, fmt.Errorf("%s: GitHub links are not resolved here; paste the server's config instead", gh.Error())
 			}
-			if entries, err = resolve(ctx, gh); err != nil {
+			if entries, err = resolved(ctx, resolve, gh, req.Name); err != nil {
 				return nil, err
 			}
 		case errors.As(err, &ref):
@@ -86,6 +86,26 @@ func (b *Bridge) Add(ctx context.Context, req AddRequest, consent RegisterConsen
 		out = append(out, a)
 	}
 	return out, nil
+}
+
+// resolved runs the resolver and makes its entries what Add stores for a
+// GitHub link: renamed as asked, with source github:OWNER/REPO whatever
+// the resolver set.
+func resolved(ctx context.Context, resolve Resolver, gh *config.GitHubRef, name string) ([]config.Entry, error) {
+	entries, err := resolve(ctx, gh)
+	if err != nil {
+		return nil, err
+	}
+	if len(entries) == 0 {
+		return nil, fmt.Errorf("github.com/%s/%s: the resolver found no server", gh.Owner, gh.Repo)
+	}
+	if err := config.Rename(entries, name); err != nil {
+		return nil, err
+	}
+	for i := range entries {
+		entries[i].Source = config.GitHubSource(gh.Owner, gh.Repo)
+	}
+	return entries, nil
 }
 
 func (b *Bridge) stored(ctx context.Context) func(string) bool {

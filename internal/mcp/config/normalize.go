@@ -118,6 +118,11 @@ func fromWord(text string, opts Options) ([]Entry, error) {
 	return nil, errUnrecognised
 }
 
+// Rename gives the one entry of entries a name a person chose, as
+// [Options.Name] does for a paste: notes about a derived name are dropped,
+// and more than one entry is an error.
+func Rename(entries []Entry, name string) error { return rename(entries, name) }
+
 // rename applies Options.Name, which only makes sense for one server.
 func rename(entries []Entry, name string) error {
 	if name == "" {
