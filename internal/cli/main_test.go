@@ -5,12 +5,14 @@ import (
 	"net/http/httptest"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"tai/internal/llm/llmtest"
 	"tai/internal/mcp/mcptest"
+	"tai/internal/mcp/resolve/githubtest"
 	"tai/internal/vault"
 )
 
@@ -53,16 +55,20 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"fakellm": cmdFakeLLM,
+			"fakellm":    cmdFakeLLM,
+			"fakegithub": cmdFakeGitHub,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("TAI_HOME", e.WorkDir+"/home")
 			e.Setenv("TAI_SEAL_KDF", "test")
 			e.Setenv("HOME", e.WorkDir)
 			e.Setenv("FAKEMCP", os.Args[0])
-			for _, k := range []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "TAI_API_KEY", "TAI_MODEL", "TAI_BASE_URL"} {
+			for _, k := range []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "TAI_API_KEY", "TAI_MODEL", "TAI_BASE_URL", "GITHUB_TOKEN"} {
 				e.Setenv(k, "")
 			}
+			// No script reaches the real GitHub: without fakegithub, the
+			// API is a port nothing listens on.
+			e.Setenv("TAI_GITHUB_API_URL", "http://127.0.0.1:9")
 			return nil
 		},
 	})
@@ -101,4 +107,28 @@ func cmdFakeLLM(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Setenv("TAI_BASE_URL", base)
 	ts.Setenv("TAI_MODEL", provider+":fake-model")
 	ts.Setenv(key, llmtest.Key)
+}
+
+// cmdFakeGitHub serves the repositories under a folder of the script
+// (OWNER/REPO/…) through a fake GitHub contents API, and points tai at it:
+//
+//	fakegithub repos [private=OWNER/REPO]… [ratelimited=OWNER/REPO]…
+func cmdFakeGitHub(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 {
+		ts.Fatalf("usage: fakegithub DIR [private=OWNER/REPO]... [ratelimited=OWNER/REPO]...")
+	}
+	api := &githubtest.API{Files: os.DirFS(ts.MkAbs(args[0])), Private: map[string]bool{}, RateLimited: map[string]bool{}}
+	for _, opt := range args[1:] {
+		switch k, v, _ := strings.Cut(opt, "="); k {
+		case "private":
+			api.Private[v] = true
+		case "ratelimited":
+			api.RateLimited[v] = true
+		default:
+			ts.Fatalf("fakegithub: unknown option %s", opt)
+		}
+	}
+	srv := httptest.NewServer(api)
+	ts.Defer(srv.Close)
+	ts.Setenv("TAI_GITHUB_API_URL", srv.URL)
 }

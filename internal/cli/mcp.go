@@ -97,6 +97,7 @@ as a stdio server. tai shows what will run and asks before connecting.`,
 		Example: `  tai mcp add '{"mcpServers":{"memory":{"command":"npx","args":["-y","@modelcontextprotocol/server-memory"]}}}'
   tai mcp add memory -- npx -y @modelcontextprotocol/server-memory
   tai mcp add --name docs https://example.com/mcp
+  tai mcp add https://github.com/modelcontextprotocol/servers/tree/main/src/memory
   pbpaste | tai mcp add -`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
@@ -110,7 +111,9 @@ as a stdio server. tai shows what will run and asks before connecting.`,
 				return err
 			}
 			defer b.Close()
-			added, err := b.Add(ctx, req, a.registerConsent(ap, enable), nil)
+			runner := &forkRunner{a: a, o: chatOptions{Person: ap.Person, Notices: ap.Notices}}
+			defer runner.Close()
+			added, err := b.Add(ctx, req, a.registerConsent(ap, enable), b.GitHub(runner.Subagents))
 			if len(added) > 0 {
 				fmt.Fprintln(a.Stdout, textsafe.Clean(bridge.FormatAdded(added, b.Profile)))
 			}
