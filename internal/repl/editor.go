@@ -55,8 +55,10 @@ func (e *Editor) ReadLine(ctx context.Context, prompt string) (string, error) {
 		err error
 	}
 	ch := make(chan result, 1)
+	restore := withoutSignals()
 	go func() {
 		s, err := e.st.Prompt(prompt)
+		restore()
 		ch <- result{s, err}
 	}()
 	select {
