@@ -136,7 +136,7 @@ func (f *Failure) Error() string {
 	if f.Err != nil {
 		saw = append(saw, wire.Printable(f.Err.Error(), 300))
 	}
-	if errors.Is(f.Err, ErrNotFound) && len(f.Static) == 0 {
+	if errors.Is(f.Err, ErrNotFound) { // only the root's listing ends the pass with it
 		saw[len(saw)-1] += " (a private repository needs a GITHUB_TOKEN that can read it)"
 	}
 	if len(saw) == 0 {

@@ -105,6 +105,8 @@ func TestFind_NothingFound(t *testing.T) {
 			"GitHub API rate limit reached (it resets at 15:04 UTC): set GITHUB_TOKEN (environment or vault secret) for a higher limit, or wait",
 			"Agent pass: not run"}},
 		{"https://github.com/acme/no-such-repo", ErrNotFound, []string{"acme/no-such-repo: not found or private"}},
+		{"https://github.com/acme/secret-mcp/tree/main/src", ErrNotFound, []string{
+			"src: no such folder at this ref; acme/secret-mcp: not found or private (a private repository needs a GITHUB_TOKEN that can read it)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.link, func(t *testing.T) {
