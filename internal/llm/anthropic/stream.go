@@ -9,7 +9,6 @@ import (
 
 	"tai/internal/llm"
 	"tai/internal/llm/internal/provider"
-	"tai/internal/llm/internal/sse"
 )
 
 // event is one streamed event; Type says which fields are set. Unknown
@@ -68,7 +67,7 @@ func (c *Client) read(r *http.Response, b *provider.Builder) (llm.Response, erro
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" {
 		return s.whole(r.Body)
 	}
-	events := sse.NewReader(r.Body)
+	events := provider.Events(r.Body)
 	for !s.closed {
 		ev, err := events.Next()
 		if err == io.EOF {
@@ -77,7 +76,7 @@ func (c *Client) read(r *http.Response, b *provider.Builder) (llm.Response, erro
 		if err != nil {
 			return llm.Response{}, c.t.ReadError(err)
 		}
-		if err := s.add([]byte(ev.Data)); err != nil {
+		if err := s.add(ev.Data); err != nil {
 			return llm.Response{}, err
 		}
 	}
@@ -177,7 +176,7 @@ func (s *stream) done() llm.Response {
 
 // whole reads an unstreamed message, from a proxy that ignored "stream".
 func (s *stream) whole(body io.Reader) (llm.Response, error) {
-	data, err := io.ReadAll(io.LimitReader(body, sse.MaxEvent))
+	data, err := io.ReadAll(io.LimitReader(body, provider.MaxEvent))
 	if err != nil {
 		return llm.Response{}, err
 	}

@@ -8,7 +8,6 @@ import (
 
 	"tai/internal/llm"
 	"tai/internal/llm/internal/provider"
-	"tai/internal/llm/internal/sse"
 )
 
 // chunk is one streamed chat.completion.chunk, or a whole chat.completion
@@ -55,7 +54,7 @@ type stream struct {
 func (c *Client) read(r *http.Response, b *provider.Builder) (llm.Response, error) {
 	s := &stream{c: c, b: b, byIndex: map[int]int{}}
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" {
-		data, err := io.ReadAll(io.LimitReader(r.Body, sse.MaxEvent))
+		data, err := io.ReadAll(io.LimitReader(r.Body, provider.MaxEvent))
 		if err != nil {
 			return llm.Response{}, err
 		}
@@ -64,7 +63,7 @@ func (c *Client) read(r *http.Response, b *provider.Builder) (llm.Response, erro
 		}
 		return s.done(), nil
 	}
-	events := sse.NewReader(r.Body)
+	events := provider.Events(r.Body)
 	for {
 		ev, err := events.Next()
 		if err == io.EOF {
@@ -73,10 +72,10 @@ func (c *Client) read(r *http.Response, b *provider.Builder) (llm.Response, erro
 		if err != nil {
 			return llm.Response{}, c.t.ReadError(err)
 		}
-		if ev.Data == "[DONE]" {
+		if string(ev.Data) == "[DONE]" {
 			return s.done(), nil
 		}
-		if err := s.add([]byte(ev.Data)); err != nil {
+		if err := s.add(ev.Data); err != nil {
 			return llm.Response{}, err
 		}
 	}

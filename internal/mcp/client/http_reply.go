@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"tai/internal/mcp/wire"
+	"tai/internal/sse"
 )
 
 var errBodyTooLarge = errors.New("reply body over " + maxBodyText)
@@ -94,22 +95,25 @@ var errNotAnswered = errors.New("the reply did not answer the request")
 // response to m arrived. Requests and notifications on the stream reach the
 // peer as they would on stdio.
 func (t *httpTransport) readStream(m *wire.Message, body io.Reader) error {
-	sse := newSSEReader(body, wire.HTTPMaxBody)
+	events := sse.NewReader(body, wire.HTTPMaxBody)
 	for {
-		ev, err := sse.next()
+		ev, err := events.Next()
 		if err == io.EOF {
 			if m.IsRequest() {
 				return errors.New("server closed its event stream before answering")
 			}
 			return nil
 		}
+		if errors.Is(err, sse.ErrTooLarge) {
+			return fmt.Errorf("reading the event stream: an event over %s", maxBodyText)
+		}
 		if err != nil {
 			return fmt.Errorf("reading the event stream: %w", err)
 		}
-		if (ev.name != "" && ev.name != "message") || len(bytes.TrimSpace(ev.data)) == 0 {
+		if (ev.Name != "" && ev.Name != "message") || len(bytes.TrimSpace(ev.Data)) == 0 {
 			continue // other events, and priming events that only carry an id
 		}
-		err = t.take(m, ev.data)
+		err = t.take(m, ev.Data)
 		switch {
 		case err == nil && m.IsRequest():
 			return nil
