@@ -17,6 +17,7 @@ func (a *App) newBridge(profile string, approver *agent.Approver) *bridge.Bridge
 			v := a.Getenv(name)
 			return v, v != ""
 		},
+		Browser: a.openBrowser,
 	}
 	if approver != nil {
 		b.Confirm = func(ctx context.Context, c tools.Consent) (bool, error) {

@@ -21,6 +21,7 @@ const (
 	RemoveName  = "mcp_remove"
 	ToolsName   = "mcp_tools"
 	CallName    = "mcp_call"
+	LoginName   = "mcp_login"
 )
 
 var (
@@ -38,6 +39,8 @@ var (
 	toolsDescription string
 	//go:embed mcp_call.md
 	callDescription string
+	//go:embed mcp_login.md
+	loginDescription string
 )
 
 // AgentTools returns the mcp_* tools. Each finds its host's bridge through
@@ -66,6 +69,8 @@ func AgentTools() []*tools.Tool {
 		{Name: CallName, Group: "mcp", Description: strings.TrimSpace(callDescription), Run: runCall, ConsentIn: callToolConsent,
 			Schema: obj(server+`,"tool":{"type":"string","description":"the tool's name on that server"},`+
 				`"args":{"type":"object","description":"the tool's arguments"}`, "server", "tool")},
+		{Name: LoginName, Group: "mcp", Description: strings.TrimSpace(loginDescription), Run: runLogin, ConsentIn: loginToolConsent,
+			Schema: obj(server+`,`+profile, "server")},
 	}
 }
 
@@ -179,8 +184,10 @@ func FormatAdded(added []Added, profile string) string {
 		}
 		switch {
 		case a.NeedsLogin:
-			fmt.Fprintf(&sb, "registered MCP server %s, disabled: it needs a login (401); run `tai mcp login %s` in a terminal\n", a.Name, a.Name)
+			fmt.Fprintf(&sb, "registered MCP server %s, disabled and without tools: it needs a login (401); log in with mcp_login (`tai mcp login %s` in a terminal)\n", a.Name, a.Name)
 			continue
+		case a.LoggedIn:
+			fmt.Fprintf(&sb, "logged in to MCP server %s, %s, %d tools:\n", a.Name, state, len(a.Tools))
 		case a.Refreshed:
 			fmt.Fprintf(&sb, "verified MCP server %s (%s): %d tools", a.Name, state, len(a.Tools))
 			if n := len(a.Drift.Added) + len(a.Drift.Changed); n > 0 {

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"tai/internal/mcp/oauth"
 	"tai/internal/mcp/wire"
 	"tai/internal/tools"
 	"tai/internal/vault"
@@ -36,10 +37,13 @@ type Bridge struct {
 	LookupEnv func(string) (string, bool)
 	// Dir and Home answer ${workspaceFolder} and ${userHome}.
 	Dir, Home string
-	// Authorize may add headers (OAuth bearer tokens) to an HTTP server's
-	// requests; nil adds none.
-	Authorize func(ctx context.Context, server string, headers map[string]string) error
-	// HTTPClient dials HTTP servers; nil means a default client.
+	// Browser shows a login's authorization URL to the person (prints it
+	// and opens a browser). Nil means nobody can log in here (served or
+	// unattended hosts): mcp_login refuses and a 403 insufficient_scope is
+	// never stepped up.
+	Browser oauth.Browser
+	// HTTPClient dials HTTP servers and authorization servers; nil means a
+	// client of the bridge's own. OAuth bearer tokens are added on top.
 	HTTPClient *http.Client
 
 	// Idle, ConnectTimeout and CallTimeout default to DefaultIdle and the
@@ -51,6 +55,7 @@ type Bridge struct {
 	mu    sync.Mutex
 	view  *view
 	conns map[string]*conn
+	plain *http.Client // HTTPClient, or the bridge's own
 }
 
 var _ tools.Source = (*Bridge)(nil)
@@ -104,18 +109,21 @@ func (b *Bridge) Lookup(name string) (*tools.Tool, bool) {
 // connections.
 func (b *Bridge) ForProfile(profile string) *Bridge {
 	return &Bridge{Store: b.Store, Profile: profile, Confirm: b.Confirm, LookupEnv: b.LookupEnv, Dir: b.Dir,
-		Home: b.Home, Authorize: b.Authorize, HTTPClient: b.HTTPClient, Idle: b.Idle,
+		Home: b.Home, Browser: b.Browser, HTTPClient: b.HTTPClient, Idle: b.Idle,
 		ConnectTimeout: b.ConnectTimeout, CallTimeout: b.CallTimeout, Native: b.Native}
 }
 
 // Close stops every server connection.
 func (b *Bridge) Close() error {
 	b.mu.Lock()
-	conns := b.conns
-	b.conns = nil
+	conns, plain := b.conns, b.plain
+	b.conns, b.plain = nil, nil
 	b.mu.Unlock()
 	for _, c := range conns {
 		c.close()
+	}
+	if plain != nil && plain != b.HTTPClient {
+		plain.CloseIdleConnections()
 	}
 	return nil
 }

@@ -54,7 +54,25 @@ func (b *Bridge) Call(ctx context.Context, server, tool string, args json.RawMes
 	return res, err
 }
 
+// call runs one call, re-authorizing with a wider scope when the server
+// answers 403 insufficient_scope and a person is here to log in.
 func (b *Bridge) call(ctx context.Context, server, tool string, args json.RawMessage) (tools.Result, error) {
+	for attempt := 0; ; attempt++ {
+		res, err := b.callOnce(ctx, server, tool, args)
+		if err == nil {
+			return res, nil
+		}
+		again, serr := b.stepUp(ctx, server, err, attempt)
+		if serr != nil {
+			return tools.Result{}, fmt.Errorf("%s/%s: %w", server, tool, serr)
+		}
+		if !again {
+			return res, err
+		}
+	}
+}
+
+func (b *Bridge) callOnce(ctx context.Context, server, tool string, args json.RawMessage) (tools.Result, error) {
 	if err := b.check(ctx, server, tool); err != nil {
 		return tools.Result{}, err
 	}
@@ -76,7 +94,7 @@ func (b *Bridge) call(ctx context.Context, server, tool string, args json.RawMes
 		if errors.Is(err, client.ErrLost) || errors.Is(err, client.ErrClosed) {
 			b.drop(server, c)
 		}
-		return tools.Result{}, fmt.Errorf("%s/%s: %w", server, tool, err)
+		return tools.Result{}, fmt.Errorf("%s/%s: %w", server, tool, loginHint(server, err))
 	}
 	text := b.Store.Redact(resultText(r))
 	if len(text) > wire.ResultMax {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"sort"
 	"strings"
@@ -15,6 +16,7 @@ import (
 
 	"tai/internal/mcp/client"
 	"tai/internal/mcp/config"
+	"tai/internal/mcp/oauth"
 	"tai/internal/mcp/wire"
 	"tai/internal/vault"
 )
@@ -122,18 +124,15 @@ func (b *Bridge) dial(ctx context.Context, server string) (*client.Client, []wir
 			return nil, nil, Drift{}, err
 		}
 	}
-	opts := client.Options{ConnectTimeout: b.ConnectTimeout, CallTimeout: b.callTimeout()}
-	if opts.Transport, err = b.transport(ctx, x.Entry); err != nil {
-		return nil, nil, Drift{}, err
-	}
+	opts := client.Options{Transport: b.transport(x.Entry), ConnectTimeout: b.ConnectTimeout, CallTimeout: b.callTimeout()}
 	c, err := client.Connect(ctx, opts)
 	if err != nil {
-		return nil, nil, Drift{}, fmt.Errorf("starting MCP server %s: %w", server, err)
+		return nil, nil, Drift{}, fmt.Errorf("starting MCP server %s: %w", server, loginHint(server, err))
 	}
 	listed, err := c.ListTools(ctx)
 	if err != nil {
 		c.Close()
-		return nil, nil, Drift{}, fmt.Errorf("listing the tools of MCP server %s: %w", server, err)
+		return nil, nil, Drift{}, fmt.Errorf("listing the tools of MCP server %s: %w", server, loginHint(server, err))
 	}
 	d, err := b.refresh(ctx, server, listed)
 	if err != nil {
@@ -176,20 +175,18 @@ func (b *Bridge) expand(ctx context.Context, e config.Entry) (config.Expanded, e
 	return x, x.Err()
 }
 
-func (b *Bridge) transport(ctx context.Context, e config.Entry) (client.Transport, error) {
+// transport is how to reach e: a stdio command, or an HTTP URL whose
+// requests carry the profile's OAuth login unless the entry sends its own
+// Authorization header.
+func (b *Bridge) transport(e config.Entry) client.Transport {
 	if e.Transport == config.Stdio {
-		return client.Stdio{Command: e.Command, Args: e.Args, Env: e.Env, Dir: e.Cwd}, nil
+		return client.Stdio{Command: e.Command, Args: e.Args, Env: e.Env, Dir: e.Cwd}
 	}
-	headers := map[string]string{}
-	for k, v := range e.Headers {
-		headers[k] = v
+	hc := b.httpClient()
+	if !hasAuthHeader(e.Headers) {
+		hc = &http.Client{Transport: &oauth.Transport{Base: hc.Transport, Tokens: b.tokens(e.Name)}}
 	}
-	if b.Authorize != nil {
-		if err := b.Authorize(ctx, e.Name, headers); err != nil {
-			return nil, err
-		}
-	}
-	return client.HTTP{URL: e.URL, Headers: headers, HTTPClient: b.HTTPClient}, nil
+	return client.HTTP{URL: e.URL, Headers: e.Headers, HTTPClient: hc}
 }
 
 // ErrNotConsented refuses a server whose launch changed without approval.

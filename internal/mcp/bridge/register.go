@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"tai/internal/mcp/client"
@@ -42,6 +41,8 @@ type Added struct {
 	// Refreshed is set when Source named a stored server: it was verified
 	// and its tool list refreshed, pins untouched.
 	Refreshed bool
+	// LoggedIn is set by Login.
+	LoggedIn bool
 	Drift     Drift
 	Notes     []string
 }
@@ -144,15 +145,14 @@ func (b *Bridge) register(ctx context.Context, e config.Entry, enable bool, cons
 	}
 	a := Added{Name: e.Name, Notes: e.Notes}
 	listed, err := b.probe(ctx, x.Entry)
-	var httpErr *wire.HTTPError
-	switch {
-	case errors.As(err, &httpErr) && httpErr.Status == http.StatusUnauthorized:
+	if isUnauthorized(err) {
+		// 401 at initialize or only at tools/list: stored without tools.
 		if hasAuthHeader(x.Entry.Headers) {
 			return Added{}, fmt.Errorf("MCP server %s refused its Authorization header (401): check your credentials; nothing was stored", e.Name)
 		}
-		a.NeedsLogin, enable = true, false
-		listed = nil
-	case err != nil:
+		a.NeedsLogin, enable, listed, err = true, false, nil, nil
+	}
+	if err != nil {
 		return Added{}, fmt.Errorf("MCP server %s did not start, so it was not stored: %w", e.Name, err)
 	}
 	reg := Registration(serverOf(e, LaunchHash(x.Entry)), listed)
@@ -182,10 +182,10 @@ func Registration(server vault.MCPServer, listed []wire.Tool) vault.MCPRegistrat
 
 // probe connects once, lists the tools and disconnects.
 func (b *Bridge) probe(ctx context.Context, e config.Entry) ([]wire.Tool, error) {
-	t, err := b.transport(ctx, e)
-	if err != nil {
-		return nil, err
-	}
+	return b.probeWith(ctx, b.transport(e))
+}
+
+func (b *Bridge) probeWith(ctx context.Context, t client.Transport) ([]wire.Tool, error) {
 	c, err := client.Connect(ctx, client.Options{Transport: t, ConnectTimeout: b.ConnectTimeout, CallTimeout: b.callTimeout()})
 	if err != nil {
 		return nil, err

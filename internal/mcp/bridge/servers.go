@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"tai/internal/mcp/oauth"
 	"tai/internal/mcp/wire"
 	"tai/internal/tools"
 	"tai/internal/vault"
@@ -182,13 +183,9 @@ func (b *Bridge) Remove(ctx context.Context, server string) error {
 	return nil
 }
 
-// TokenSecrets names the vault secrets holding a server's OAuth tokens.
-func TokenSecrets(server string) []string {
-	return []string{
-		vault.ClampSecretName("mcp-oauth-" + server + "-access"),
-		vault.ClampSecretName("mcp-oauth-" + server + "-refresh"),
-	}
-}
+// TokenSecrets names the vault secrets holding a server's OAuth login: the
+// access and refresh tokens and any client secret.
+func TokenSecrets(server string) []string { return oauth.SecretNames(server) }
 
 // lookupRemote finds the bridged tool for server/tool in the view.
 func (b *Bridge) lookupRemote(ctx context.Context, server, tool string) *tools.Tool {

@@ -90,10 +90,13 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 		v.Set("error", s.DenyAuthorization)
 		v.Set("error_description", "the person said no")
 	} else {
-		id := random("code-")
+		id, scope := random("code-"), q.Get("scope")
+		if s.Grant != nil {
+			scope = s.Grant(scope)
+		}
 		s.mu.Lock()
 		s.codes[id] = code{client: q.Get("client_id"), challenge: q.Get("code_challenge"), redirect: c.redirect,
-			scope: q.Get("scope"), resource: q.Get("resource")}
+			scope: scope, resource: q.Get("resource")}
 		s.mu.Unlock()
 		v.Set("code", id)
 	}

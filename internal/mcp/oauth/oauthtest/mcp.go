@@ -75,6 +75,11 @@ func (s *Server) authorized(w http.ResponseWriter, r *http.Request, method strin
 		return false
 	}
 	need := s.Require[method]
+	if len(s.Forbid) > 0 && method != "initialize" && !strings.HasPrefix(method, "notifications/") {
+		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope="%s"`, strings.Join(s.Forbid, " ")))
+		oauthError(w, http.StatusForbidden, "insufficient_scope", "this server never has enough")
+		return false
+	}
 	have := map[string]bool{}
 	for _, sc := range strings.Fields(granted) {
 		have[sc] = true

@@ -30,6 +30,12 @@ type Server struct {
 	// Require maps an MCP method to the scopes it needs; a token without
 	// them gets 403 insufficient_scope naming them.
 	Require map[string][]string
+	// Grant, when set, decides the scope granted for a requested one (a
+	// server that grants less than asked).
+	Grant func(requested string) string
+	// Forbid answers every request but initialize with 403
+	// insufficient_scope naming these scopes, whatever the token holds.
+	Forbid []string
 	// OpenInitialize lets initialize through without a token (servers
 	// that only guard tools/list and tools/call).
 	OpenInitialize bool

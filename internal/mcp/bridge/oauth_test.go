@@ -1,0 +1,272 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"tai/internal/mcp/config"
+	"tai/internal/mcp/oauth"
+	"tai/internal/mcp/oauth/oauthtest"
+	"tai/internal/tools"
+	"tai/internal/vault"
+)
+
+// withLogin lets f's bridge log in through fake's stand-in browser and
+// records every login consent.
+func (f *fixture) withLogin(fake *oauthtest.Server) *[]tools.Consent {
+	var asked []tools.Consent
+	f.b.Browser = fake.Browser()
+	f.b.Confirm = func(_ context.Context, c tools.Consent) (bool, error) {
+		asked = append(asked, c)
+		return true, nil
+	}
+	return &asked
+}
+
+func httpEntry(name, url string) config.Entry {
+	return config.Entry{Name: name, Transport: config.HTTP, URL: url, Source: config.SourceExplicit}
+}
+
+func TestAdd_401StoresDisabledWithoutTools(t *testing.T) {
+	for name, fake := range map[string]*oauthtest.Server{
+		"401 at initialize": {},
+		"401 at tools/list": {OpenInitialize: true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t)
+			fake.Start(t)
+			a := f.add(t, httpEntry("remote", fake.URL), true)
+			if !a.NeedsLogin || a.Enabled || len(a.Tools) != 0 {
+				t.Fatalf("added = %+v", a)
+			}
+			if msg := FormatAdded([]Added{a}, "default"); !strings.Contains(msg, "mcp_login") || !strings.Contains(msg, "tai mcp login remote") {
+				t.Errorf("message = %q", msg)
+			}
+			cached, _ := f.store.MCPTools(context.Background(), "remote")
+			profiles, _ := f.store.MCPProfiles(context.Background(), "remote")
+			if len(cached) != 0 || len(profiles) != 0 {
+				t.Errorf("cached %d tools, enabled for %v", len(cached), profiles)
+			}
+		})
+	}
+}
+
+func TestAdd_StaticAuthorizationThat401sFails(t *testing.T) {
+	f := newFixture(t)
+	fake := (&oauthtest.Server{}).Start(t)
+	e := httpEntry("remote", fake.URL)
+	e.Headers = map[string]string{"Authorization": "Bearer wrong-token"}
+	_, err := f.b.Add(context.Background(), AddRequest{Entries: []config.Entry{e}}, yes(true), nil)
+	if err == nil || !strings.Contains(err.Error(), "check your credentials") {
+		t.Fatalf("err = %v", err)
+	}
+	if names, _ := f.store.MCPServerNames(context.Background()); len(names) != 0 {
+		t.Fatalf("stored %v", names)
+	}
+}
+
+// login registers fake as "remote" (needing a login) and logs in.
+func (f *fixture) login(t *testing.T, fake *oauthtest.Server) Added {
+	t.Helper()
+	f.add(t, httpEntry("remote", fake.URL), false)
+	a, err := f.b.Login(context.Background(), "remote")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func TestLogin_VerifiesCachesPinsAndEnables(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	fake := (&oauthtest.Server{ScopesSupported: []string{"mcp:read"}}).Start(t)
+	asked := f.withLogin(fake)
+	a := f.login(t, fake)
+	if !a.LoggedIn || !a.Enabled || len(a.Tools) != 1 || a.Tools[0].Name != "echo" {
+		t.Fatalf("login = %+v", a)
+	}
+	if len(*asked) != 1 {
+		t.Fatalf("asked %d times", len(*asked))
+	}
+	for _, want := range []string{fake.URL, "authorization server: " + fake.Issuer, "scopes: mcp:read", "profile default"} {
+		if !strings.Contains((*asked)[0].Detail, want) {
+			t.Errorf("the login consent lacks %q:\n%s", want, (*asked)[0].Detail)
+		}
+	}
+	pins, _ := f.store.MCPPins(ctx, "remote")
+	if len(pins) != 1 {
+		t.Errorf("pins = %v", pins)
+	}
+	if _, ok := f.b.Lookup("mcp_remote_echo"); !ok {
+		t.Fatal("the logged-in server's tool is not offered")
+	}
+	res, err := f.b.Call(ctx, "remote", "echo", json.RawMessage(`{"message":"hi"}`))
+	if err != nil || res.Text != "echo: hi" {
+		t.Fatalf("call = %+v, %v", res, err)
+	}
+	access, _ := f.store.Secret(ctx, vault.DefaultProfile, TokenSecrets("remote")[0])
+	if got := f.store.Redact("token " + access); strings.Contains(got, access) {
+		t.Errorf("the access token is not redacted")
+	}
+	entries, _ := f.store.AuditEntries(ctx, vault.AuditQuery{Kind: "mcp-login"})
+	if len(entries) != 1 || entries[0].Subject != "remote" {
+		t.Errorf("audit = %+v", entries)
+	}
+}
+
+func TestLogin_Refusals(t *testing.T) {
+	cases := []struct {
+		name  string
+		fake  *oauthtest.Server
+		setup func(f *fixture, fake *oauthtest.Server)
+		want  string
+	}{
+		{"open server", &oauthtest.Server{}, func(f *fixture, fake *oauthtest.Server) { fake.Open = true },
+			"needs no login: it answered initialize and tools/list without one"},
+		{"no browser", &oauthtest.Server{}, func(f *fixture, _ *oauthtest.Server) { f.b.Browser = nil },
+			"run `tai mcp login SERVER` in a terminal"},
+		{"declined", &oauthtest.Server{}, func(f *fixture, _ *oauthtest.Server) {
+			f.b.Confirm = func(context.Context, tools.Consent) (bool, error) { return false, nil }
+		}, "login not approved"},
+		{"no registration endpoint", &oauthtest.Server{NoRegistration: true}, func(*fixture, *oauthtest.Server) {},
+			"no dynamic client registration"},
+		{"scope the server never grants", &oauthtest.Server{OpenInitialize: true, ChallengeScope: "admin", Forbid: []string{"admin"}},
+			func(*fixture, *oauthtest.Server) {}, `lacks scope "admin"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t)
+			c.fake.Start(t)
+			f.withLogin(c.fake)
+			f.add(t, httpEntry("remote", c.fake.URL), false)
+			c.setup(f, c.fake)
+			_, err := f.b.Login(context.Background(), "remote")
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("err = %v, want %q", err, c.want)
+			}
+			if profiles, _ := f.store.MCPProfiles(context.Background(), "remote"); len(profiles) != 0 {
+				t.Errorf("enabled for %v", profiles)
+			}
+			if n := c.fake.Stats().Authorizations; n > 1 {
+				t.Errorf("%d authorizations: a hopeless step-up was tried", n)
+			}
+		})
+	}
+}
+
+func TestCall_401MidSessionRefreshesOnceAndRetries(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	fake := (&oauthtest.Server{}).Start(t)
+	f.withLogin(fake)
+	f.login(t, fake)
+	if _, err := f.b.Call(ctx, "remote", "echo", json.RawMessage(`{"message":"1"}`)); err != nil {
+		t.Fatal(err)
+	}
+	fake.RevokeAccess() // the server's clock expired the token
+	res, err := f.b.Call(ctx, "remote", "echo", json.RawMessage(`{"message":"2"}`))
+	if err != nil || res.Text != "echo: 2" {
+		t.Fatalf("call after expiry = %+v, %v", res, err)
+	}
+	if n := fake.Stats().RefreshGrants; n != 1 {
+		t.Fatalf("%d refresh grants", n)
+	}
+	fake.RevokeAccess()
+	fake.ExpireRefresh()
+	_, err = f.b.Call(ctx, "remote", "echo", json.RawMessage(`{}`))
+	var re *oauth.RefreshError
+	if !errors.As(err, &re) || !strings.Contains(err.Error(), "tai mcp login remote") {
+		t.Fatalf("call with a dead login = %v", err)
+	}
+}
+
+func TestCall_StepUpWidensTheScope(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	fake := (&oauthtest.Server{OpenInitialize: true, ChallengeScope: "mcp:basic",
+		Require: map[string][]string{"tools/list": {"mcp:basic"}, "tools/call": {"mcp:write"}}}).Start(t)
+	asked := f.withLogin(fake)
+	f.login(t, fake)
+	res, err := f.b.Call(ctx, "remote", "echo", json.RawMessage(`{"message":"w"}`))
+	if err != nil || res.Text != "echo: w" {
+		t.Fatalf("call = %+v, %v", res, err)
+	}
+	if got := fake.Stats().AuthorizeScopes; len(got) != 2 || got[0] != "mcp:basic" || got[1] != "mcp:basic mcp:write" {
+		t.Fatalf("authorization scopes = %q", got)
+	}
+	if len(*asked) != 2 || !strings.Contains((*asked)[1].Detail, "more permission") {
+		t.Fatalf("consents = %+v", *asked)
+	}
+}
+
+func TestCall_StepUpIsBoundedAndNeverWithoutABrowser(t *testing.T) {
+	ctx := context.Background()
+	newFake := func() *oauthtest.Server {
+		return (&oauthtest.Server{OpenInitialize: true, Grant: func(string) string { return "mcp:basic" },
+			Require: map[string][]string{"tools/call": {"mcp:write"}}}).Start(t)
+	}
+	t.Run("bounded", func(t *testing.T) {
+		f := newFixture(t)
+		fake := newFake()
+		f.withLogin(fake)
+		f.login(t, fake)
+		_, err := f.b.Call(ctx, "remote", "echo", json.RawMessage(`{}`))
+		if err == nil || !strings.Contains(err.Error(), "403") {
+			t.Fatalf("err = %v", err)
+		}
+		if n := fake.Stats().Authorizations; n != 1+maxStepUps {
+			t.Fatalf("%d authorizations, want %d", n, 1+maxStepUps)
+		}
+	})
+	t.Run("no browser (served)", func(t *testing.T) {
+		f := newFixture(t)
+		fake := newFake()
+		f.withLogin(fake)
+		f.login(t, fake)
+		f.b.Browser = nil
+		_, err := f.b.Call(ctx, "remote", "echo", json.RawMessage(`{}`))
+		if err == nil || !strings.Contains(err.Error(), `lacks scope "mcp:write"`) {
+			t.Fatalf("err = %v", err)
+		}
+		if n := fake.Stats().Authorizations; n != 1 {
+			t.Fatalf("%d authorizations, want 1", n)
+		}
+	})
+}
+
+func TestRemove_DropsTheLoginInEveryProfile(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	fake := (&oauthtest.Server{Secret: oauth.AuthBasic}).Start(t)
+	f.withLogin(fake)
+	f.login(t, fake)
+	if err := f.store.CreateProfile(ctx, "work"); err != nil {
+		t.Fatal(err)
+	}
+	work := f.b.ForProfile("work")
+	if _, err := work.Login(ctx, "remote"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.b.Remove(ctx, "remote"); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{vault.DefaultProfile, "work"} {
+		for _, n := range TokenSecrets("remote") {
+			if _, err := f.store.Secret(ctx, p, n); !vault.IsNotFound(err) {
+				t.Errorf("%s/%s survived: %v", p, n, err)
+			}
+		}
+	}
+}
+
+func TestLoginTool_RefusesServedSessions(t *testing.T) {
+	f := newFixture(t)
+	env := &tools.Env{Store: f.store, Profile: vault.DefaultProfile, State: &tools.State{}, Served: true}
+	res, err := runLogin(context.Background(), tools.Call{Args: json.RawMessage(`{"server":"remote"}`), Env: env})
+	if err != nil || !res.IsError || !strings.Contains(res.Text, "run `tai mcp login remote` in a terminal") {
+		t.Fatalf("result = %+v, %v", res, err)
+	}
+}
