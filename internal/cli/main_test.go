@@ -28,7 +28,8 @@ func TestMain(m *testing.M) {
 		os.Exit(appendAuditRows(os.Getenv("TAI_HOME")))
 	}
 	testscript.Main(m, map[string]func(){
-		"tai": func() { os.Exit(Main(os.Args[1:])) },
+		"tai":    func() { os.Exit(Main(os.Args[1:])) },
+		"browse": browse,
 	})
 }
 
@@ -57,6 +58,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"fakellm":    cmdFakeLLM,
 			"fakegithub": cmdFakeGitHub,
+			"fakeauth":   cmdFakeAuth,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("TAI_HOME", e.WorkDir+"/home")

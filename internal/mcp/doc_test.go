@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"tai/internal/mcp/oauth"
 	"tai/internal/mcp/wire"
 	"tai/internal/tools/catalog"
 )
@@ -254,6 +255,29 @@ func TestDoc_AgentToolsMatchRegistry(t *testing.T) {
 	for name := range inDoc {
 		if !inCode[name] {
 			t.Errorf("the agent-tools table names %s, which the catalogue does not register", name)
+		}
+	}
+}
+
+// TestDoc_OAuthSecretsMatchCode checks the OAuth section against the code:
+// the client name tai registers under, every vault secret of a login and
+// every key of the access secret's meta.
+func TestDoc_OAuthSecretsMatchCode(t *testing.T) {
+	text := section(t, readDoc(t), "OAuth")
+	want := append([]string{oauth.ClientName}, oauth.SecretNames("SERVER")...)
+	want = append(want, oauth.AccessMeta...)
+	for _, name := range want {
+		if !strings.Contains(text, "`"+name+"`") {
+			t.Errorf("the OAuth section does not name `%s`", name)
+		}
+	}
+	for _, m := range regexp.MustCompile("`(mcp-oauth-[A-Za-z-]+)`").FindAllStringSubmatch(text, -1) {
+		found := false
+		for _, n := range oauth.SecretNames("SERVER") {
+			found = found || n == m[1]
+		}
+		if !found {
+			t.Errorf("the OAuth section names secret %s, which the code does not store", m[1])
 		}
 	}
 }

@@ -43,8 +43,8 @@ type Added struct {
 	Refreshed bool
 	// LoggedIn is set by Login.
 	LoggedIn bool
-	Drift     Drift
-	Notes     []string
+	Drift    Drift
+	Notes    []string
 }
 
 // Resolver turns a GitHub repository into entries (the GitHub resolver).

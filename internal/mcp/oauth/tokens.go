@@ -24,6 +24,9 @@ const (
 	metaIssuer     = "issuer"
 )
 
+// AccessMeta lists the keys of the access token secret's meta.
+var AccessMeta = []string{metaClientID, metaAuthMethod, metaEndpoint, metaExpires, metaScope, metaResource, metaIssuer}
+
 // refreshTimeout bounds one refresh_token grant. The refresh runs while
 // the vault's write lock is held, and other writers wait for that lock at
 // most the vault's busy timeout (30s), so this stays well below it.
@@ -105,8 +108,13 @@ func storedOf(v vault.SecretValue) Stored {
 }
 
 func (s Stored) meta() map[string]string {
-	m := map[string]string{metaClientID: s.ClientID, metaAuthMethod: s.AuthMethod, metaEndpoint: s.TokenEndpoint,
-		metaScope: s.Scope, metaResource: s.Resource, metaIssuer: s.Issuer}
+	m := map[string]string{}
+	for k, v := range map[string]string{metaClientID: s.ClientID, metaAuthMethod: s.AuthMethod, metaEndpoint: s.TokenEndpoint,
+		metaScope: s.Scope, metaResource: s.Resource, metaIssuer: s.Issuer} {
+		if v != "" {
+			m[k] = v
+		}
+	}
 	if !s.Expiry.IsZero() {
 		m[metaExpires] = strconv.FormatInt(s.Expiry.Unix(), 10)
 	}

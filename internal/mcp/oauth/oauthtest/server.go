@@ -16,7 +16,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
-	"testing"
 	"time"
 )
 
@@ -103,8 +102,12 @@ type refreshToken struct {
 	spent                   bool
 }
 
+// Cleaner is the part of testing.TB that Start needs, so that script
+// tests can start a fake too.
+type Cleaner interface{ Cleanup(func()) }
+
 // Start serves the fake on 127.0.0.1 until the test ends.
-func (s *Server) Start(t testing.TB) *Server {
+func (s *Server) Start(t Cleaner) *Server {
 	s.clients, s.codes, s.access, s.refresh = map[string]client{}, map[string]code{}, map[string]string{}, map[string]*refreshToken{}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/mcp", s.serveMCP)
