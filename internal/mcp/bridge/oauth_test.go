@@ -124,7 +124,7 @@ func TestLogin_Refusals(t *testing.T) {
 		setup func(f *fixture, fake *oauthtest.Server)
 		want  string
 	}{
-		{"open server", &oauthtest.Server{}, func(f *fixture, fake *oauthtest.Server) { fake.Open = true },
+		{"open server", &oauthtest.Server{Open: true}, func(*fixture, *oauthtest.Server) {},
 			"needs no login: it answered initialize and tools/list without one"},
 		{"no browser", &oauthtest.Server{}, func(f *fixture, _ *oauthtest.Server) { f.b.Browser = nil },
 			"run `tai mcp login SERVER` in a terminal"},

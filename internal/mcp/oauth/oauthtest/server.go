@@ -120,9 +120,11 @@ func (s *Server) Start(t Cleaner) *Server {
 	mux.HandleFunc("/register", s.serveRegister)
 	mux.HandleFunc("/authorize", s.serveAuthorize)
 	mux.HandleFunc("/token", s.serveToken)
-	s.srv = httptest.NewServer(mux)
+	s.srv = httptest.NewUnstartedServer(mux)
+	base := "http://" + s.srv.Listener.Addr().String()
+	s.URL, s.Issuer = base+"/mcp", base
+	s.srv.Start()
 	t.Cleanup(s.srv.Close)
-	s.URL, s.Issuer = s.srv.URL+"/mcp", s.srv.URL
 	return s
 }
 
