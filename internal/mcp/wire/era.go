@@ -3,7 +3,8 @@ package wire
 // Era is a family of protocol revisions that open a conversation the same
 // way. It is the one place where revisions differ in how a connection
 // starts: the client picks its handshake from the era it holds, and the
-// transports learn from it whether a session id and a version header apply.
+// transports learn from it whether a session id and a version header apply;
+// on tai's server, it decides how a request finds its session.
 //
 // Today's revisions (2025-03-26 to 2025-11-25) form the session era: an
 // initialize request negotiates the version, notifications/initialized
@@ -45,4 +46,18 @@ func (e Era) Accepted(version string) bool {
 		}
 	}
 	return false
+}
+
+// Eras lists every era tai speaks, newest first.
+var Eras = []Era{SessionEra}
+
+// EraOf returns the era a protocol revision belongs to. The server picks
+// how a request finds its state from the era of the revision it carries.
+func EraOf(version string) (Era, bool) {
+	for _, e := range Eras {
+		if e.Accepted(version) {
+			return e, true
+		}
+	}
+	return Era{}, false
 }

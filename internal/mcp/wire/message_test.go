@@ -187,6 +187,26 @@ func TestSessionEra_AcceptsOnlyKnownVersions(t *testing.T) {
 	}
 }
 
+func TestEraOf_MapsEveryVersion(t *testing.T) {
+	for _, v := range SupportedVersions {
+		if e, ok := EraOf(v); !ok || e.Name != SessionEra.Name {
+			t.Errorf("%s: era %q, %v", v, e.Name, ok)
+		}
+	}
+	if e, ok := EraOf("2026-07-28"); ok {
+		t.Errorf("2026-07-28 mapped to era %q before tai speaks it", e.Name)
+	}
+}
+
+func TestServedMethod(t *testing.T) {
+	if m, ok := ServedMethod(MethodToolsCall); !ok || m.Notification {
+		t.Errorf("tools/call: %+v %v", m, ok)
+	}
+	if _, ok := ServedMethod("resources/list"); ok {
+		t.Error("resources/list is served")
+	}
+}
+
 func TestTool_KeepsRaw(t *testing.T) {
 	in := `{"name":"x","inputSchema":{"type":"object"},"_meta":{"k":1},"icons":[]}`
 	var tool Tool

@@ -25,16 +25,29 @@ type Method struct {
 	Direction Direction
 	// Notification reports whether the method expects no answer.
 	Notification bool
+	// Served reports whether tai's own server (tai --serve-mcp) handles
+	// the method when a client sends it.
+	Served bool
 }
 
 // Methods is the wire subset: every method tai sends or handles. Any other
 // request reaching either side is answered CodeMethodNotFound; any other
 // notification is ignored.
 var Methods = []Method{
-	{MethodInitialize, ClientToServer, false},
-	{MethodInitialized, ClientToServer, true},
-	{MethodPing, Both, false},
-	{MethodToolsList, ClientToServer, false},
-	{MethodToolsCall, ClientToServer, false},
-	{MethodCancelled, ClientToServer, true},
+	{Name: MethodInitialize, Direction: ClientToServer, Served: true},
+	{Name: MethodInitialized, Direction: ClientToServer, Notification: true, Served: true},
+	{Name: MethodPing, Direction: Both, Served: true},
+	{Name: MethodToolsList, Direction: ClientToServer, Served: true},
+	{Name: MethodToolsCall, Direction: ClientToServer, Served: true},
+	{Name: MethodCancelled, Direction: ClientToServer, Notification: true, Served: true},
+}
+
+// ServedMethod returns the row of a method tai's server handles.
+func ServedMethod(name string) (Method, bool) {
+	for _, m := range Methods {
+		if m.Name == name && m.Served {
+			return m, true
+		}
+	}
+	return Method{}, false
 }

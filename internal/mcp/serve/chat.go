@@ -1,0 +1,122 @@
+package serve
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"tai/internal/agent"
+	"tai/internal/mcp/wire"
+)
+
+// ChatName is the served chat tool.
+const ChatName = "chat"
+
+//go:embed chat.md
+var chatDescription string
+
+// defaultConversation is the conversation a chat without session joins.
+const defaultConversation = "default"
+
+// Chat is the served chat tool: one agent turn on a conversation of the
+// MCP session, its history kept in the session's memory.
+func Chat() *Tool {
+	return &Tool{
+		Name:        ChatName,
+		Description: strings.TrimSpace(chatDescription),
+		InputSchema: json.RawMessage(`{"type":"object","properties":{` +
+			`"message":{"type":"string","minLength":1,"description":"what to say to the agent"},` +
+			`"session":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$","description":"conversation name within this MCP session (default: one shared conversation)"},` +
+			`"profile":{"type":"string","minLength":1,"maxLength":128,"description":"tai profile of a new conversation (default: the server's)"},` +
+			`"max_steps":{"type":"integer","minimum":1,"maximum":200,"description":"cap on model calls this turn"}},` +
+			`"required":["message"],"additionalProperties":false}`),
+		Run: runChat,
+	}
+}
+
+type chatArgs struct {
+	Message  string `json:"message"`
+	Session  string `json:"session"`
+	Profile  string `json:"profile"`
+	MaxSteps int    `json:"max_steps"`
+}
+
+func runChat(ctx context.Context, c Call) (*wire.CallToolResult, error) {
+	var in chatArgs
+	if err := json.Unmarshal(c.Args, &in); err != nil {
+		return nil, invalidParams("chat: %v", err)
+	}
+	sess, name := c.session, in.Session
+	if name == "" {
+		name = defaultConversation
+	}
+	if host := sess.srv.opts.Host; host == nil {
+		return TextResult("chat: this server runs no agent", true), nil
+	}
+	// A conflicting profile is refused without waiting for the turn.
+	if conv := sess.conversation(name); conv != nil {
+		if err := conv.sameProfile(in.Profile); err != nil {
+			return nil, err
+		}
+	}
+	timeout := sess.srv.opts.ChatTimeout
+	release, err := sess.takeTurn(ctx, timeout)
+	if err != nil {
+		return TextResult("chat: "+err.Error(), true), nil
+	}
+	defer release()
+	conv, err := sess.openConversation(ctx, name, in.Profile)
+	if err != nil {
+		var we *wire.Error
+		if errors.As(err, &we) {
+			return nil, we
+		}
+		return TextResult("chat: "+err.Error(), true), nil
+	}
+	return conv.turn(ctx, in, timeout), nil
+}
+
+// takeTurn waits, up to timeout, until no chat turn runs in the session,
+// and returns the function that ends this one.
+func (s *Session) takeTurn(ctx context.Context, timeout time.Duration) (release func(), err error) {
+	select {
+	case s.turn <- struct{}{}:
+		return func() { <-s.turn }, nil
+	default:
+	}
+	if s.srv.onWait != nil {
+		s.srv.onWait()
+	}
+	wait := time.NewTimer(timeout)
+	defer wait.Stop()
+	select {
+	case s.turn <- struct{}{}:
+		return func() { <-s.turn }, nil
+	case <-wait.C:
+		return nil, fmt.Errorf("another chat turn of this MCP session ran for the whole MCP_CHAT_TIMEOUT (%s); retry when it ends, or chat in a new MCP session", timeout)
+	case <-ctx.Done():
+		return nil, fmt.Errorf("cancelled while waiting for another chat turn of this MCP session: %w", ctx.Err())
+	}
+}
+
+// turn runs one agent turn within timeout and makes its answer a result.
+func (c *conversation) turn(ctx context.Context, in chatArgs, timeout time.Duration) *wire.CallToolResult {
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	res, err := c.agent.RunTurn(tctx, in.Message, agent.TurnOptions{MaxSteps: in.MaxSteps})
+	switch {
+	case err != nil && ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded):
+		return TextResult(fmt.Sprintf("chat: the turn passed MCP_CHAT_TIMEOUT (%s) and was stopped; the conversation keeps the steps it completed", timeout), true)
+	case err != nil:
+		return TextResult("chat: "+c.redact(err.Error()), true)
+	}
+	text := res.Text
+	if res.Partial {
+		text = strings.TrimSpace(text + "\n\n[the turn stopped early: " + res.Reason + "]")
+	}
+	return TextResult(c.redact(text), false)
+}

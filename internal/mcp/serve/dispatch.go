@@ -1,0 +1,146 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"tai/internal/mcp/wire"
+)
+
+// dispatch answers a served method in its session (nil for initialize).
+func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, sess *Session, m *wire.Message) {
+	if m.IsNotification() {
+		if m.Method == wire.MethodCancelled {
+			s.cancelled(sess, m.Params)
+		}
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	switch m.Method {
+	case wire.MethodInitialize:
+		s.initialize(w, m)
+	case wire.MethodToolsList:
+		writeResult(w, m.ID, s.list)
+	case wire.MethodToolsCall:
+		s.call(w, r, sess, m)
+	default: // ping, and notifications sent with an id
+		writeResult(w, m.ID, emptyResult)
+	}
+}
+
+var emptyResult = []byte("{}")
+
+// initialize opens a session. The client's version is echoed when tai
+// speaks it; otherwise tai answers its own, and the client decides.
+func (s *Server) initialize(w http.ResponseWriter, m *wire.Message) {
+	var p struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	if err := decodeParams(m.Params, &p); err != nil {
+		writeWireError(w, m.ID, invalidParams("initialize: %v", err))
+		return
+	}
+	version := wire.ProtocolVersion
+	if wire.Supported(p.ProtocolVersion) {
+		version = p.ProtocolVersion
+	}
+	result, err := marshal(wire.InitializeResult{
+		ProtocolVersion: version,
+		Capabilities:    wire.Capabilities{Tools: json.RawMessage("{}")},
+		ServerInfo:      wire.Implementation{Name: "tai", Version: s.opts.Version},
+	})
+	if err != nil {
+		writeError(w, http.StatusOK, m.ID, wire.CodeInternalError, "internal error: "+err.Error())
+		return
+	}
+	now := s.opts.Now()
+	sess := &Session{srv: s, id: newSessionID(), version: version, created: now, turn: make(chan struct{}, 1)}
+	sess.seen.Store(now.UnixNano())
+	s.sessions.add(sess)
+	w.Header().Set(headerSession, sess.id)
+	writeResult(w, m.ID, result)
+}
+
+// cancelled ends a call of the session the client gave up on.
+func (s *Server) cancelled(sess *Session, params json.RawMessage) {
+	var p wire.CancelledParams
+	if json.Unmarshal(params, &p) == nil && !p.RequestID.IsZero() {
+		sess.cancel(p.RequestID)
+	}
+}
+
+// call runs tools/call: an unknown tool or arguments that fail the schema
+// are -32602; a tool that ran and failed is a result with isError.
+func (s *Server) call(w http.ResponseWriter, r *http.Request, sess *Session, m *wire.Message) {
+	var p wire.CallToolParams
+	if err := decodeParams(m.Params, &p); err != nil {
+		writeWireError(w, m.ID, invalidParams("tools/call: %v", err))
+		return
+	}
+	if p.Name == "" {
+		writeWireError(w, m.ID, invalidParams("tools/call needs params.name, the tool to call; tools/list names them"))
+		return
+	}
+	t := s.tools[p.Name]
+	if t == nil {
+		writeWireError(w, m.ID, invalidParams("unknown tool %q: tools/list names the %d tools tai serves", wire.Printable(p.Name, 80), len(s.tools)))
+		return
+	}
+	args, err := t.check(p.Arguments)
+	if err != nil {
+		writeWireError(w, m.ID, invalidParams("%s: %v", t.Name, err))
+		return
+	}
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	defer sess.track(m.ID, cancel)()
+	res, err := s.run(ctx, t, Call{Args: args, ID: m.ID, session: sess})
+	if err != nil {
+		var we *wire.Error
+		if !errors.As(err, &we) {
+			we = &wire.Error{Code: wire.CodeInternalError, Message: "internal error: " + err.Error()}
+		}
+		writeWireError(w, m.ID, we)
+		return
+	}
+	body, err := marshal(res)
+	if err == nil && len(body) > wire.HTTPMaxBody-256 {
+		body, err = marshal(TextResult(fmt.Sprintf("%s: the result is %d bytes, over MCP_HTTP_MAX_BODY (%d); ask for less", t.Name, len(body), wire.HTTPMaxBody), true))
+	}
+	if err != nil {
+		writeError(w, http.StatusOK, m.ID, wire.CodeInternalError, "internal error: encoding the result: "+err.Error())
+		return
+	}
+	writeResult(w, m.ID, body)
+}
+
+// run calls t, turning a panic into an internal error.
+func (s *Server) run(ctx context.Context, t *Tool, c Call) (res *wire.CallToolResult, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = nil, fmt.Errorf("%s failed (a bug in tai): %v", t.Name, p)
+		}
+	}()
+	res, err = t.Run(ctx, c)
+	if err == nil && res == nil {
+		err = fmt.Errorf("%s returned no result", t.Name)
+	}
+	if res != nil && res.Content == nil {
+		res.Content = []json.RawMessage{}
+	}
+	return res, err
+}
+
+// decodeParams decodes absent, null or object params into v.
+func decodeParams(raw json.RawMessage, v any) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	if raw[0] != '{' {
+		return errors.New("params must be an object")
+	}
+	return json.Unmarshal(raw, v)
+}

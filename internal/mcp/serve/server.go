@@ -1,0 +1,141 @@
+// Package serve is tai's MCP server (tai --serve-mcp): one Streamable HTTP
+// endpoint, Bearer authentication, DNS-rebinding protection, sessions in
+// memory, and the served tools — every native tool plus chat and
+// completions. Requests run concurrently; a session's chat turns run one at
+// a time. Every reply is a single JSON message, never an event stream.
+package serve
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"net/http"
+)
+
+// Server is the served endpoint (McpServeContext): its tools, its key and
+// its sessions. It is an http.Handler for Path; Run serves it on a
+// listener.
+type Server struct {
+	opts     Options
+	keyHash  [sha256.Size]byte
+	tools    map[string]*Tool
+	list     []byte // the tools/list result
+	guard    guard
+	sessions sessions
+
+	// hooks for tests in this package.
+	onWait     func() // a chat starts waiting for the session's turn
+	onShutdown func() // Run stopped accepting connections
+}
+
+// New checks the options and the tools and returns a Server.
+func New(o Options) (*Server, error) {
+	if err := o.fill(); err != nil {
+		return nil, err
+	}
+	g, err := newGuard(o.Loopback, o.AllowOrigins)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{opts: o, keyHash: sha256.Sum256([]byte(o.Key)), tools: map[string]*Tool{}, guard: g}
+	for _, t := range o.Tools {
+		if _, dup := s.tools[t.Name]; dup {
+			return nil, fmt.Errorf("serve: tool %q listed twice", t.Name)
+		}
+		if err := t.compile(); err != nil {
+			return nil, err
+		}
+		s.tools[t.Name] = t
+	}
+	if s.list, err = listing(o.Tools); err != nil {
+		return nil, fmt.Errorf("serve: encoding tools/list: %w", err)
+	}
+	return s, nil
+}
+
+// ServeHTTP is the endpoint (mcp_serve_handler): POST one JSON-RPC
+// message, DELETE a session, GET 405. The Host or Origin check comes
+// first, then the key.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != Path {
+		http.NotFound(w, r)
+		return
+	}
+	if why := s.guard.refuse(r); why != "" {
+		http.Error(w, why, http.StatusForbidden)
+		return
+	}
+	if !s.authorized(r) {
+		w.Header().Set("WWW-Authenticate", "Bearer")
+		http.Error(w, "unauthorized: send Authorization: Bearer KEY, the key tai --serve-mcp was started with", http.StatusUnauthorized)
+		return
+	}
+	switch r.Method {
+	case http.MethodPost:
+		s.post(w, r)
+	case http.MethodDelete:
+		s.delete(w, r)
+	default:
+		w.Header().Set("Allow", "POST, DELETE")
+		http.Error(w, "method not allowed: tai serves no event streams; POST one JSON-RPC message", http.StatusMethodNotAllowed)
+	}
+}
+
+// delete ends the session named by Mcp-Session-Id.
+func (s *Server) delete(w http.ResponseWriter, r *http.Request) {
+	id := r.Header.Get(headerSession)
+	if id == "" {
+		http.Error(w, "bad request: DELETE needs the Mcp-Session-Id header", http.StatusBadRequest)
+		return
+	}
+	sess := s.sessions.get(id)
+	if sess == nil || !s.drop(sess) {
+		http.Error(w, "session not found", http.StatusNotFound)
+		return
+	}
+	w.WriteHeader(http.StatusOK)
+}
+
+// Sessions is the number of live sessions.
+func (s *Server) Sessions() int { return s.sessions.len() }
+
+// Sweep drops every session idle for MCP_SESSION_IDLE or longer and
+// returns how many it dropped. Run calls it periodically.
+func (s *Server) Sweep() int {
+	cutoff := s.opts.Now().Add(-s.opts.SessionIdle).UnixNano()
+	n := 0
+	for _, sess := range s.sessions.idle(cutoff + 1) {
+		if s.drop(sess) {
+			n++
+		}
+	}
+	if n > 0 {
+		s.opts.Logf("dropped %d session(s) idle for MCP_SESSION_IDLE (%s)", n, s.opts.SessionIdle)
+	}
+	return n
+}
+
+// drop removes a session and closes it; false when it was already gone.
+func (s *Server) drop(sess *Session) bool {
+	if !s.sessions.remove(sess) {
+		return false
+	}
+	sess.close()
+	return true
+}
+
+// Close drops every session.
+func (s *Server) Close() {
+	for _, sess := range s.sessions.all() {
+		s.drop(sess)
+	}
+}
+
+// Header names of the Streamable HTTP transport.
+const (
+	headerSession  = "Mcp-Session-Id"
+	headerProtocol = "Mcp-Protocol-Version"
+)
+
+// defaultVersion is the revision of a request without MCP-Protocol-Version,
+// as the transport specification says.
+const defaultVersion = "2025-03-26"

@@ -1,0 +1,98 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"tai/internal/mcp/wire"
+	"tai/internal/tools/schema"
+)
+
+// Tool is one served tool: its tools/list entry and how a call runs.
+type Tool struct {
+	Name        string
+	Description string
+	// InputSchema is served verbatim; arguments are validated against it
+	// before Run, and a failure is -32602.
+	InputSchema json.RawMessage
+	// Run performs a call with validated arguments. A tool that ran and
+	// failed returns a result with IsError; a returned *wire.Error is sent
+	// as that JSON-RPC error, and any other error as -32603.
+	Run func(ctx context.Context, call Call) (*wire.CallToolResult, error)
+
+	schema *schema.Schema
+}
+
+// Call is one tools/call in a session.
+type Call struct {
+	// Args are the validated arguments, {} when the client sent none.
+	Args json.RawMessage
+	// ID is the request's id.
+	ID wire.ID
+
+	session *Session
+}
+
+// Session returns the MCP session the call runs in.
+func (c Call) Session() *Session { return c.session }
+
+// compile parses the tool's schema once, for every call.
+func (t *Tool) compile() error {
+	doc := t.InputSchema
+	if len(bytes.TrimSpace(doc)) == 0 {
+		doc = json.RawMessage(`{"type":"object"}`)
+		t.InputSchema = doc
+	}
+	s, err := schema.Compile(doc)
+	if err != nil {
+		return fmt.Errorf("serve: tool %s: %w", t.Name, err)
+	}
+	t.schema = s
+	return nil
+}
+
+// check validates a call's arguments; absent or null ones count as {}.
+func (t *Tool) check(args json.RawMessage) (json.RawMessage, error) {
+	if trimmed := bytes.TrimSpace(args); len(trimmed) == 0 || string(trimmed) == "null" {
+		args = json.RawMessage("{}")
+	}
+	if err := t.schema.ValidateJSON(args); err != nil {
+		return nil, err
+	}
+	return args, nil
+}
+
+// TextResult is a result of one text block.
+func TextResult(text string, isError bool) *wire.CallToolResult {
+	block, _ := marshal(textBlock{Type: "text", Text: text})
+	return &wire.CallToolResult{Content: []json.RawMessage{block}, IsError: isError}
+}
+
+type textBlock struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// invalidParams is the JSON-RPC error for arguments a tool refuses.
+func invalidParams(format string, args ...any) *wire.Error {
+	return &wire.Error{Code: wire.CodeInvalidParams, Message: fmt.Sprintf(format, args...)}
+}
+
+// listing encodes the tools/list result once: it never changes while the
+// server runs.
+func listing(ts []*Tool) ([]byte, error) {
+	type entry struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		InputSchema json.RawMessage `json:"inputSchema"`
+	}
+	out := struct {
+		Tools []entry `json:"tools"`
+	}{Tools: make([]entry, 0, len(ts))}
+	for _, t := range ts {
+		out.Tools = append(out.Tools, entry{t.Name, t.Description, t.InputSchema})
+	}
+	return marshal(out)
+}
