@@ -33,6 +33,7 @@ type App struct {
 	ReadPassword func(prompt string) ([]byte, error)
 
 	flags globalFlags
+	serve serveFlags
 	store *vault.Store
 	// mcpJSON is `tai mcp --json`.
 	mcpJSON *bool

@@ -31,6 +31,14 @@ func (a *App) newBridge(profile string, approver *agent.Approver) *bridge.Bridge
 // attachBridge makes the profile's bridged tools reachable through reg and
 // gives the mcp_* tools the same bridge.
 func (a *App) attachBridge(reg *tools.Registry, env *tools.Env, approver *agent.Approver) *bridge.Bridge {
+	b := a.toolsBridge(reg, env, approver)
+	reg.Fallback = b
+	return b
+}
+
+// toolsBridge gives the mcp_* tools of env the profile's bridge, without
+// making bridged tools reachable through reg (tai --serve-mcp).
+func (a *App) toolsBridge(reg *tools.Registry, env *tools.Env, approver *agent.Approver) *bridge.Bridge {
 	b := a.newBridge(env.Profile, approver)
 	native := map[string]bool{}
 	for _, t := range reg.Native() {
@@ -38,6 +46,5 @@ func (a *App) attachBridge(reg *tools.Registry, env *tools.Env, approver *agent.
 	}
 	b.Native = func(name string) bool { return native[name] }
 	bridge.Attach(env, b)
-	reg.Fallback = b
 	return b
 }

@@ -11,6 +11,7 @@ import (
 	"tai/internal/llm"
 	_ "tai/internal/llm/anthropic" // provider protocols, linked in
 	_ "tai/internal/llm/openai"
+	"tai/internal/mcp/bridge"
 	"tai/internal/profile"
 	"tai/internal/repl"
 	"tai/internal/tools"
@@ -93,25 +94,12 @@ func (a *App) newChat(ctx context.Context, o chatOptions) (*chat, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.Getwd()
+	th, err := a.newToolHost(cfg, agentSetup{Person: o.Person, Prompter: o.Prompter, Notices: o.Notices})
 	if err != nil {
 		return nil, err
 	}
-	reg := tools.NewRegistry(catalog.Native()...)
-	env := &tools.Env{Dir: dir, Store: a.store, Profile: cfg.Profile, Prompter: o.Prompter, State: &tools.State{},
-		Approval: cfg.Approval(), Tools: reg}
-	approver := &agent.Approver{Mode: cfg.Approval(), Store: a.store, Profile: cfg.Profile, Person: o.Person, Notices: o.Notices}
-	b := a.attachBridge(reg, env, approver)
-	env.State.OnClose(func() { b.Close() })
-	ag := &agent.Agent{
-		Tools:    reg,
-		Selector: agent.LazyTools{Registry: reg},
-		Approver: approver,
-		Env:      env,
-		System:   agent.SystemPrompt(dir, cfg.Approval(), cfg.Get(profile.KeySystemPrompt), time.Now()),
-		MaxSteps: cfg.MaxSteps(),
-	}
-	c := &chat{a: a, agent: ag, cfg: cfg, dir: dir}
+	ag := th.agent(cfg)
+	c := &chat{a: a, agent: ag, cfg: cfg, dir: th.env.Dir}
 	if ag.Client, err = a.llmClient(ctx, cfg); err != nil {
 		var le *llm.Error
 		if !errors.As(err, &le) {
@@ -119,11 +107,68 @@ func (a *App) newChat(ctx context.Context, o chatOptions) (*chat, error) {
 		}
 		c.problem = err.Error()
 	}
-	env.Subagents = agent.NewRunner(ag)
+	th.env.Subagents = agent.NewRunner(ag)
 	if err := c.resume(ctx, o); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// agentSetup says who is present for an agent, and whether it serves MCP
+// clients.
+type agentSetup struct {
+	Person   agent.Consenter
+	Prompter tools.Prompter
+	Notices  func(string)
+	// Served builds for tai --serve-mcp: bridged tools stay out of the
+	// registry (they are never served, nor reachable from a served
+	// session), Env.Served is set and nobody is asked.
+	Served bool
+}
+
+// toolHost is what an agent's tool calls run in: the registry, the
+// environment and the approval policy of one profile.
+type toolHost struct {
+	reg      *tools.Registry
+	env      *tools.Env
+	approver *agent.Approver
+}
+
+// newToolHost builds the tool host of cfg in the working directory: the
+// native catalogue, plus the bridged tools of the profile's enabled
+// servers unless served. The REPL, one-shot mode and tai --serve-mcp all
+// build their agents on one; closing env.State closes the bridge.
+func (a *App) newToolHost(cfg profile.Config, o agentSetup) (*toolHost, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	reg := tools.NewRegistry(catalog.Native()...)
+	env := &tools.Env{Dir: dir, Store: a.store, Profile: cfg.Profile, Prompter: o.Prompter, State: &tools.State{},
+		Approval: cfg.Approval(), Tools: reg, Served: o.Served}
+	approver := &agent.Approver{Mode: cfg.Approval(), Store: a.store, Profile: cfg.Profile, Person: o.Person, Notices: o.Notices}
+	var b *bridge.Bridge
+	if o.Served {
+		env.Prompter, approver.Person = nil, nil
+		b = a.toolsBridge(reg, env, approver)
+	} else {
+		b = a.attachBridge(reg, env, approver)
+	}
+	env.State.OnClose(func() { b.Close() })
+	return &toolHost{reg: reg, env: env, approver: approver}, nil
+}
+
+// agent is an agent of cfg on this tool host, without its model client
+// and subagents, which the caller sets.
+func (th *toolHost) agent(cfg profile.Config) *agent.Agent {
+	return &agent.Agent{
+		Tools:    th.reg,
+		Selector: agent.LazyTools{Registry: th.reg},
+		Approver: th.approver,
+		Env:      th.env,
+		System:   agent.SystemPrompt(th.env.Dir, cfg.Approval(), cfg.Get(profile.KeySystemPrompt), time.Now()),
+		MaxSteps: cfg.MaxSteps(),
+	}
 }
 
 // llmClient is the profile's model client.

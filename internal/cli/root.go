@@ -16,7 +16,8 @@ func newRoot(a *App) *cobra.Command {
 		Short: "A terminal AI agent that speaks MCP in both directions",
 		Long: `tai is a terminal AI agent. Run it with no arguments for an interactive
 session, or with a prompt for one turn. It connects to MCP servers you
-register (tai mcp add) and serves its own tools over MCP (tai --serve-mcp).`,
+register (tai mcp add) and serves its own tools over MCP: tai --serve-mcp KEY
+listens on 127.0.0.1:8765 for MCP clients that send Authorization: Bearer KEY.`,
 		Version:       tai.Version,
 		SilenceErrors: true,
 		SilenceUsage:  true,
@@ -44,6 +45,7 @@ register (tai mcp add) and serves its own tools over MCP (tai --serve-mcp).`,
 	lf.BoolVar(&a.flags.continue_, "continue", false, "continue the last conversation of this profile and directory")
 	lf.StringVar(&a.flags.resume, "resume", "", "resume the conversation with this id (see `tai sessions`)")
 	root.MarkFlagsMutuallyExclusive("continue", "resume")
+	addServeFlags(root, &a.serve)
 
 	root.AddCommand(
 		newSecretCmd(a),
@@ -63,6 +65,14 @@ register (tai mcp add) and serves its own tools over MCP (tai --serve-mcp).`,
 // (arguments, -p, or piped stdin), else the interactive REPL.
 func (a *App) runRoot(cmd *cobra.Command, args []string) error {
 	ctx := cmd.Context()
+	if cmd.Flags().Changed("serve-mcp") {
+		return a.serveMCP(cmd, args)
+	}
+	for _, f := range []string{"mcp-port", "mcp-bind", "mcp-allow-origin"} {
+		if cmd.Flags().Changed(f) {
+			return usageError("--%s needs --serve-mcp KEY", f)
+		}
+	}
 	prompt := strings.TrimSpace(strings.Join(append([]string{a.flags.print}, args...), " "))
 	o := chatOptions{Continue: a.flags.continue_, Resume: a.flags.resume, Notices: agentNotices(a)}
 	if !a.interactive() {

@@ -1,16 +1,20 @@
 package mcp
 
 import (
+	"encoding/json"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"tai/internal/mcp/oauth"
+	"tai/internal/mcp/serve"
 	"tai/internal/mcp/wire"
 	"tai/internal/tools/catalog"
 )
@@ -54,7 +58,7 @@ func TestDoc_CapsMatchCode(t *testing.T) {
 			t.Errorf("docs/mcp.md lacks the row %q", row)
 		}
 	}
-	for _, name := range regexp.MustCompile(`MCP_[A-Z][A-Z_]*`).FindAllString(doc, -1) {
+	for _, name := range regexp.MustCompile(`\bMCP_[A-Z][A-Z_]*`).FindAllString(doc, -1) {
 		if !known[name] {
 			t.Errorf("docs/mcp.md names %s, which the code does not have", name)
 		}
@@ -278,6 +282,72 @@ func TestDoc_OAuthSecretsMatchCode(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("the OAuth section names secret %s, which the code does not store", m[1])
+		}
+	}
+}
+
+// TestDoc_ServerMatchesCode checks the server section: the endpoint rows,
+// the method table against the methods the server handles (both ways),
+// and the served tool count read from what tai serves.
+func TestDoc_ServerMatchesCode(t *testing.T) {
+	sec := section(t, readDoc(t), "Server")
+	for _, ep := range []string{"POST /mcp", "GET /mcp", "DELETE /mcp"} {
+		if !strings.Contains(sec, "| `"+ep+"` |") {
+			t.Errorf("the endpoint table lacks %s", ep)
+		}
+	}
+	inDoc := map[string]bool{}
+	for _, r := range regexp.MustCompile("(?m)^\\| `([a-z]+(?:/[a-zA-Z_]+)?)` \\|").FindAllStringSubmatch(sec, -1) {
+		inDoc[r[1]] = true
+	}
+	for _, m := range wire.Methods {
+		if m.Served && !inDoc[m.Name] {
+			t.Errorf("the server's method table lacks %s", m.Name)
+		}
+		delete(inDoc, m.Name)
+	}
+	for _, tl := range serve.Served(nil) {
+		delete(inDoc, tl.Name)
+	}
+	for name := range inDoc {
+		t.Errorf("the server section has a row for %s, which the server does not handle", name)
+	}
+	served := serve.Served(catalog.Native())
+	want := fmt.Sprintf("tai serves %d tools: its native catalogue's %d", len(served), len(served)-2)
+	if !strings.Contains(strings.Join(strings.Fields(sec), " "), want) {
+		t.Errorf("the served-tools text does not say %q", want)
+	}
+}
+
+// TestDoc_ServedExtrasMatchSchemas checks the rows of chat and completions
+// against their schemas: every argument, optional ones marked with ?.
+func TestDoc_ServedExtrasMatchSchemas(t *testing.T) {
+	sec := section(t, readDoc(t), "Server")
+	for _, tl := range serve.Served(nil) {
+		row := regexp.MustCompile("(?m)^\\| `" + tl.Name + "` \\| ([^|]+) \\|").FindStringSubmatch(sec)
+		if row == nil {
+			t.Errorf("the served-tools table lacks %s", tl.Name)
+			continue
+		}
+		var schema struct {
+			Properties map[string]any `json:"properties"`
+			Required   []string       `json:"required"`
+		}
+		if err := json.Unmarshal(tl.InputSchema, &schema); err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for name := range schema.Properties {
+			if !slices.Contains(schema.Required, name) {
+				name += "?"
+			}
+			want = append(want, "`"+name+"`")
+		}
+		got := strings.Split(strings.TrimSpace(row[1]), ", ")
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s arguments: docs say %v, the schema %v", tl.Name, got, want)
 		}
 	}
 }

@@ -1,0 +1,144 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+
+	"tai/internal/llm/llmtest"
+	"tai/internal/mcp/bridge"
+	"tai/internal/mcp/client"
+	"tai/internal/mcp/wire"
+	"tai/internal/tools/catalog"
+	"tai/internal/vault"
+)
+
+const serveKey = "cli-test-key-0123456789"
+
+// startServe runs `tai --serve-mcp` on a free loopback port of home and
+// returns its URL and the running command; the model is model's fake.
+func startServe(t *testing.T, home string, model *llmtest.Server, args ...string) (string, *exec.Cmd) {
+	t.Helper()
+	cmd := taiCmd(home, append([]string{"--serve-mcp", "-", "--mcp-port", "0"}, args...)...)
+	cmd.Env = append(cmd.Env, "TAI_MCP_KEY="+serveKey)
+	if model != nil {
+		cmd.Env = append(cmd.Env, "TAI_BASE_URL="+model.URL+"/v1", "TAI_MODEL=openai:fake", "OPENAI_API_KEY="+llmtest.Key)
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	lines := bufio.NewScanner(stderr)
+	var head []string
+	for lines.Scan() {
+		head = append(head, lines.Text())
+		if m := regexp.MustCompile(`serving MCP at (http://\S+)`).FindStringSubmatch(lines.Text()); m != nil {
+			go func() { // keep draining
+				for lines.Scan() {
+				}
+			}()
+			if !strings.Contains(strings.Join(head, "\n"), "NOTICE: approvals run as --yolo") {
+				t.Errorf("no --yolo notice before serving: %q", head)
+			}
+			return m[1], cmd
+		}
+	}
+	t.Fatalf("tai --serve-mcp did not start:\n%s", strings.Join(head, "\n"))
+	return "", nil
+}
+
+// A registered, enabled server's tools are never served; the native
+// catalogue plus chat and completions is, to tai's own client; SIGTERM
+// ends the server with exit 0.
+func TestServe_RealBinary(t *testing.T) {
+	ctx := context.Background()
+	home := filepath.Join(t.TempDir(), "home")
+	s, err := vault.Open(ctx, home, vault.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := bridge.Registration(vault.MCPServer{Name: "foreign", Transport: "stdio", Command: "false", Source: "explicit", ConsentedHash: "set"},
+		[]wire.Tool{{Name: "secret_tool", Description: "a foreign tool"}})
+	reg.Enable = []string{vault.DefaultProfile}
+	if err := s.RegisterMCPServer(ctx, reg); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	model := llmtest.Start(t, llmtest.Script{Turns: []llmtest.Turn{{Text: llmtest.Chunks{"hello from the model"}}}})
+	url, cmd := startServe(t, home, model)
+
+	c, err := client.Connect(ctx, client.Options{Transport: client.HTTP{URL: url, Headers: map[string]string{"Authorization": "Bearer " + serveKey}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if info := c.Server(); info.ServerInfo.Name != "tai" || info.ProtocolVersion != wire.ProtocolVersion {
+		t.Errorf("server: %+v", info)
+	}
+	listed, err := c.ListTools(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := len(catalog.Native()) + 2; len(listed) != want {
+		t.Errorf("%d tools served, want %d (the native catalogue, chat and completions)", len(listed), want)
+	}
+	for _, tl := range listed {
+		if strings.Contains(tl.Name, "foreign") || strings.Contains(tl.Name, "secret_tool") {
+			t.Errorf("bridged tool %s is served", tl.Name)
+		}
+	}
+	res, err := c.CallTool(ctx, "chat", json.RawMessage(`{"message":"hi"}`))
+	if err != nil || res.IsError || res.Text() != "hello from the model" {
+		t.Fatalf("chat: %+v %v", res, err)
+	}
+	for _, tool := range model.Requests()[0].Tools {
+		if strings.HasPrefix(tool.Name, "mcp_foreign") {
+			t.Errorf("a served agent was offered bridged tool %s", tool.Name)
+		}
+	}
+	res, err = c.CallTool(ctx, "mcp_call", json.RawMessage(`{"server":"foreign","tool":"secret_tool"}`))
+	if err != nil || !res.IsError {
+		t.Errorf("served mcp_call: %+v %v", res, err)
+	}
+	res, err = c.CallTool(ctx, "tool_search", json.RawMessage(`{"query":"foreign secret tool"}`))
+	if err != nil || strings.Contains(res.Text(), "mcp_foreign") {
+		t.Errorf("served tool_search offers a bridged tool: %s %v", res.Text(), err)
+	}
+	if _, err := c.CallTool(ctx, "mcp_foreign_secret_tool", json.RawMessage(`{}`)); !isCode(err, wire.CodeInvalidParams) {
+		t.Errorf("calling a bridged tool by name: %v", err)
+	}
+
+	cmd.Process.Signal(syscall.SIGTERM)
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("after SIGTERM: %v; want exit 0", err)
+	}
+}
+
+func isCode(err error, code int64) bool {
+	var e *wire.Error
+	return errors.As(err, &e) && e.Code == code
+}
+
+func TestServe_WrongKeyIsRefused(t *testing.T) {
+	url, _ := startServe(t, filepath.Join(t.TempDir(), "home"), nil)
+	_, err := client.Connect(context.Background(), client.Options{Transport: client.HTTP{URL: url,
+		Headers: map[string]string{"Authorization": "Bearer " + serveKey + "x"}}})
+	var he *wire.HTTPError
+	if !errors.As(err, &he) || he.Status != 401 {
+		t.Errorf("wrong key: %v", err)
+	}
+}
