@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -39,6 +40,16 @@ func taiBinary(t *testing.T) string {
 	return p
 }
 
+// followBinary is the stand-in browser ./run builds (cmd/follow).
+func followBinary(t *testing.T) string {
+	t.Helper()
+	p := os.Getenv("INTEROP_FOLLOW")
+	if p == "" {
+		t.Fatal("INTEROP_FOLLOW is not set: run interop/run, which builds the stand-in browser")
+	}
+	return p
+}
+
 // conformance runs the official conformance suite (pinned in the lockfile)
 // with Node 22 first on PATH and returns its output; it fails the test on a
 // non-zero exit.
@@ -49,7 +60,8 @@ func conformance(t *testing.T, args ...string) string {
 	cli := filepath.Join(interopDir(), "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js")
 	cmd := exec.Command(node, append([]string{cli}, args...)...)
 	cmd.Dir = t.TempDir() // results/ lands here
-	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(node)+":"+os.Getenv("PATH"), "TAI_BIN="+taiBinary(t), "NO_COLOR=1")
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(node)+":"+os.Getenv("PATH"), "TAI_BIN="+taiBinary(t), "NO_COLOR=1",
+		"BROWSER="+followBinary(t))
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("conformance %s: %v\n%s", strings.Join(args, " "), err, out)
@@ -69,6 +81,45 @@ func TestConformance_Client(t *testing.T) {
 			out := conformance(t, "client", "--command", script, "--scenario", scenario)
 			if !strings.Contains(out, "OVERALL: PASSED") || strings.Contains(out, "FAILURE") {
 				t.Fatalf("scenario %s did not pass:\n%s", scenario, out)
+			}
+		})
+	}
+}
+
+// The suite's client auth scenarios, through `tai mcp add` (which stores
+// the server as needing a login), `tai mcp login` with BROWSER set to a
+// helper that follows the authorization redirect, and `tai mcp call`. Each
+// suite runs against conformance/expected-failures.yaml, which lists the
+// scenarios of clients the design excludes; the suite itself fails on any
+// other failure and on an entry that has started to pass.
+func TestConformance_ClientAuth(t *testing.T) {
+	script, err := filepath.Abs(filepath.Join(interopDir(), "conformance", "client.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	baseline, err := filepath.Abs(filepath.Join(interopDir(), "conformance", "expected-failures.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustPass := map[string][]string{
+		"auth": {"auth/metadata-default", "auth/metadata-var1", "auth/metadata-var2", "auth/metadata-var3",
+			"auth/scope-from-www-authenticate", "auth/scope-from-scopes-supported", "auth/scope-omitted-when-undefined",
+			"auth/scope-step-up", "auth/scope-retry-limit", "auth/token-endpoint-auth-none",
+			"auth/token-endpoint-auth-basic", "auth/token-endpoint-auth-post"},
+		"backcompat": {"auth/2025-03-26-oauth-metadata-backcompat", "auth/2025-03-26-oauth-endpoint-fallback"},
+		"draft":      {"auth/resource-mismatch", "auth/offline-access-scope", "auth/offline-access-not-supported"},
+		"extensions": nil,
+	}
+	for suite, scenarios := range mustPass {
+		t.Run(suite, func(t *testing.T) {
+			out := conformance(t, "client", "--command", script, "--suite", suite, "--expected-failures", baseline)
+			if !strings.Contains(out, "Baseline check passed") {
+				t.Fatalf("suite %s:\n%s", suite, out)
+			}
+			for _, sc := range scenarios {
+				if !regexp.MustCompile(`(?m)^✓ ` + regexp.QuoteMeta(sc) + `: \d+ passed, 0 failed$`).MatchString(out) {
+					t.Errorf("scenario %s did not pass:\n%s", sc, out)
+				}
 			}
 		})
 	}

@@ -87,29 +87,44 @@ func loginConsent(server, serverURL, profile string, d oauth.Discovery, why stri
 
 // stepUp re-authorizes with a wider scope after a 403 insufficient_scope
 // (the 2025-11-25 step-up) and reports whether the operation should be
-// tried again. It does nothing where nobody can log in (served sessions),
-// past maxStepUps, or when the login already holds every scope the
-// challenge names (asking again would loop).
+// tried again. It declines where nobody can log in (served sessions), past
+// maxStepUps, and when the login already holds every scope the challenge
+// names (asking again would loop); then the error is failure with the
+// reason added. Any other failure is returned as it is.
 func (b *Bridge) stepUp(ctx context.Context, server string, failure error, attempt int) (bool, error) {
 	var he *wire.HTTPError
-	if !errors.As(failure, &he) || he.Status != http.StatusForbidden || b.Browser == nil || b.Confirm == nil || attempt >= maxStepUps {
-		return false, nil
+	if !errors.As(failure, &he) || he.Status != http.StatusForbidden {
+		return false, failure
 	}
 	ch, ok := oauth.ParseChallenge(he.WWWAuthenticate)
 	if !ok || !ch.InsufficientScope() {
-		return false, nil
+		return false, failure
 	}
+	scope := wire.Printable(ch.Scope, 200)
 	held, ok, err := b.tokens(server).Load(ctx)
-	if err != nil || !ok || oauth.Covers(held.Scope, ch.Scope) {
+	switch {
+	case err != nil:
 		return false, err
+	case !ok:
+		return false, fmt.Errorf("%w; MCP server %s wants scope %q: log in with `tai mcp login %s`", failure, server, scope, server)
+	case b.Browser == nil || b.Confirm == nil:
+		return false, fmt.Errorf("%w; the login to MCP server %s lacks scope %q, and tai widens a login only where it can open a browser and ask you (a terminal, never a served session)",
+			failure, server, scope)
+	case oauth.Covers(held.Scope, ch.Scope):
+		return false, fmt.Errorf("%w; the login to MCP server %s already holds scope %q, so logging in again would not help", failure, server, scope)
+	case attempt >= maxStepUps:
+		return false, fmt.Errorf("%w; MCP server %s still wants scope %q after %d logins with a wider scope", failure, server, scope, maxStepUps)
 	}
 	u, err := b.serverURL(ctx, server)
 	if err != nil {
 		return false, err
 	}
 	scopes := oauth.UnionScopes(held.Scope, ch.Scope)
-	why := fmt.Sprintf("the server needs more permission (scope %q) for this request", wire.Printable(ch.Scope, 200))
-	return true, b.authorize(ctx, server, u, ch, scopes, why)
+	why := fmt.Sprintf("the server needs more permission (scope %q) for this request", scope)
+	if err := b.authorize(ctx, server, u, ch, scopes, why); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // serverURL is a stored HTTP server's URL as it expands now.
@@ -122,22 +137,14 @@ func (b *Bridge) serverURL(ctx context.Context, server string) (string, error) {
 	return x.Entry.URL, err
 }
 
-// loginHint adds what to do to a 401 or 403 from a server: log in, or
-// widen the login. A refresh failure already says so.
+// loginHint adds what to do to a 401 from a server: log in. A refresh
+// failure already says so; a 403 gets its reason from stepUp.
 func loginHint(server string, err error) error {
-	var he *wire.HTTPError
 	var re *oauth.RefreshError
-	if !errors.As(err, &he) || errors.As(err, &re) {
+	if !isUnauthorized(err) || errors.As(err, &re) {
 		return err
 	}
-	switch ch, _ := oauth.ParseChallenge(he.WWWAuthenticate); {
-	case he.Status == http.StatusUnauthorized:
-		return fmt.Errorf("%w; MCP server %s needs a login: run `tai mcp login %s` in a terminal (or the mcp_login tool)", err, server, server)
-	case he.Status == http.StatusForbidden && ch.InsufficientScope():
-		return fmt.Errorf("%w; the login to MCP server %s lacks scope %q: tai offers to widen a login only in a terminal, never over a served session",
-			err, server, wire.Printable(ch.Scope, 200))
-	}
-	return err
+	return fmt.Errorf("%w; MCP server %s needs a login: run `tai mcp login %s` in a terminal (or the mcp_login tool)", err, server, server)
 }
 
 // isUnauthorized reports a 401 from the server.

@@ -62,11 +62,7 @@ func (b *Bridge) call(ctx context.Context, server, tool string, args json.RawMes
 		if err == nil {
 			return res, nil
 		}
-		again, serr := b.stepUp(ctx, server, err, attempt)
-		if serr != nil {
-			return tools.Result{}, fmt.Errorf("%s/%s: %w", server, tool, serr)
-		}
-		if !again {
+		if again, err := b.stepUp(ctx, server, err, attempt); !again {
 			return res, err
 		}
 	}

@@ -87,11 +87,7 @@ func (b *Bridge) verifyLogin(ctx context.Context, server string, e config.Entry)
 		if err == nil {
 			return listed, nil
 		}
-		again, serr := b.stepUp(ctx, server, err, attempt)
-		if serr != nil {
-			return nil, serr
-		}
-		if !again {
+		if again, err := b.stepUp(ctx, server, err, attempt); !again {
 			return nil, fmt.Errorf("MCP server %s: logged in, but listing its tools with the new login failed: %w", server, loginHint(server, err))
 		}
 	}

@@ -134,7 +134,7 @@ func TestLogin_Refusals(t *testing.T) {
 		{"no registration endpoint", &oauthtest.Server{NoRegistration: true}, func(*fixture, *oauthtest.Server) {},
 			"no dynamic client registration"},
 		{"scope the server never grants", &oauthtest.Server{OpenInitialize: true, ChallengeScope: "admin", Forbid: []string{"admin"}},
-			func(*fixture, *oauthtest.Server) {}, `lacks scope "admin"`},
+			func(*fixture, *oauthtest.Server) {}, `already holds scope "admin", so logging in again would not help`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -214,7 +214,7 @@ func TestCall_StepUpIsBoundedAndNeverWithoutABrowser(t *testing.T) {
 		f.withLogin(fake)
 		f.login(t, fake)
 		_, err := f.b.Call(ctx, "remote", "echo", json.RawMessage(`{}`))
-		if err == nil || !strings.Contains(err.Error(), "403") {
+		if err == nil || !strings.Contains(err.Error(), `still wants scope "mcp:write" after 2 logins`) {
 			t.Fatalf("err = %v", err)
 		}
 		if n := fake.Stats().Authorizations; n != 1+maxStepUps {

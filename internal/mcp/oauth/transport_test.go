@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"tai/internal/mcp/oauth/oauthtest"
+	"tai/internal/vault"
 )
 
 // listTools posts tools/list to the fake through hc and returns the status.
@@ -85,5 +87,29 @@ func TestTransport_FailedRefreshAfter401NamesTheLogin(t *testing.T) {
 	var re *RefreshError
 	if !errors.As(err, &re) || !strings.Contains(err.Error(), "`tai mcp login srv`") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// After a 401 the token endpoint is discovered again: a stored endpoint
+// that no longer answers does not end the login.
+func TestTransport_A401DiscoversTheTokenEndpointAgain(t *testing.T) {
+	fake := (&oauthtest.Server{}).Start(t)
+	tk, _ := loggedIn(t, fake, "srv")
+	names := SecretNames("srv")
+	err := tk.Store.UpdateSecrets(context.Background(), vault.DefaultProfile, names, func(cur map[string]vault.SecretValue) (map[string]*vault.SecretValue, error) {
+		acc := cur[names[0]]
+		acc.Meta[metaEndpoint] = "http://127.0.0.1:1/gone"
+		return map[string]*vault.SecretValue{names[0]: &acc}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake.RevokeAccess()
+	hc := &http.Client{Transport: &Transport{Tokens: tk}}
+	if status, err := listTools(t, hc, fake.URL); status != 200 || err != nil {
+		t.Fatalf("tools/list = %d, %v", status, err)
+	}
+	if st := fake.Stats(); st.RefreshGrants != 1 {
+		t.Fatalf("%d refresh grants", st.RefreshGrants)
 	}
 }
