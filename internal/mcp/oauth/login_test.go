@@ -14,6 +14,9 @@ import (
 	"tai/internal/mcp/oauth/oauthtest"
 )
 
+// clock is the time logins in these tests happen at.
+var clock = time.Unix(1_800_000_000, 0)
+
 // login discovers and logs in against fake with its stand-in browser.
 func login(t *testing.T, fake *oauthtest.Server, scopes []string) (oauth.Grant, error) {
 	t.Helper()
@@ -23,12 +26,11 @@ func login(t *testing.T, fake *oauthtest.Server, scopes []string) (oauth.Grant, 
 		t.Fatal(err)
 	}
 	return oauth.Login(ctx, oauth.LoginRequest{HTTPClient: http.DefaultClient, Discovery: d, Scopes: scopes,
-		Open: fake.Browser(), Timeout: time.Minute})
+		Open: fake.Browser(), Timeout: time.Minute, Now: func() time.Time { return clock }})
 }
 
 func TestLogin_RoundTrip(t *testing.T) {
 	fake := (&oauthtest.Server{ScopesSupported: []string{"mcp:read", "mcp:write"}, AccessLifetime: time.Hour}).Start(t)
-	before := time.Now()
 	g, err := login(t, fake, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +38,7 @@ func TestLogin_RoundTrip(t *testing.T) {
 	if !strings.HasPrefix(g.Token.Access, "access-") || !strings.HasPrefix(g.Token.Refresh, "refresh-") {
 		t.Errorf("token = %+v", g.Token)
 	}
-	if g.Token.Expiry.Before(before.Add(59*time.Minute)) || g.Client.AuthMethod != oauth.AuthNone || g.Client.Secret != "" {
+	if !g.Token.Expiry.Equal(clock.Add(time.Hour)) || g.Client.AuthMethod != oauth.AuthNone || g.Client.Secret != "" {
 		t.Errorf("grant = %+v", g)
 	}
 	if g.TokenEndpoint != fake.Issuer+"/token" || g.Resource != fake.URL || g.Token.Scope != "mcp:read mcp:write" {

@@ -25,6 +25,9 @@ func openVault(t *testing.T, home string) *vault.Store {
 	return s
 }
 
+// testClock is the time logins and refreshes in these tests happen at.
+var testClock = time.Unix(1_800_000_000, 0)
+
 // loggedIn logs in to fake and stores the grant for server in a fresh
 // vault, returning the tokens and the vault's home.
 func loggedIn(t *testing.T, fake *oauthtest.Server, server string) (*Tokens, string) {
@@ -34,12 +37,13 @@ func loggedIn(t *testing.T, fake *oauthtest.Server, server string) (*Tokens, str
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := Login(ctx, LoginRequest{HTTPClient: http.DefaultClient, Discovery: d, Open: fake.Browser(), Timeout: time.Minute})
+	now := func() time.Time { return testClock }
+	g, err := Login(ctx, LoginRequest{HTTPClient: http.DefaultClient, Discovery: d, Open: fake.Browser(), Timeout: time.Minute, Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
 	home := filepath.Join(t.TempDir(), "home")
-	tk := &Tokens{Store: openVault(t, home), Profile: vault.DefaultProfile, Server: server, HTTPClient: http.DefaultClient}
+	tk := &Tokens{Store: openVault(t, home), Profile: vault.DefaultProfile, Server: server, HTTPClient: http.DefaultClient, Now: now}
 	if err := tk.Save(ctx, g); err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +77,7 @@ func TestTokens_StoredAsClampedSealedRedactedSecrets(t *testing.T) {
 			t.Errorf("the access secret's meta lacks %s: %v", k, info.Meta)
 		}
 	}
-	if s.TokenEndpoint != fake.Issuer+"/token" || s.AuthMethod != AuthBasic || time.Until(s.Expiry) < 59*time.Minute {
+	if s.TokenEndpoint != fake.Issuer+"/token" || s.AuthMethod != AuthBasic || !s.Expiry.Equal(testClock.Add(time.Hour)) {
 		t.Errorf("stored = %+v", s)
 	}
 	if got := tk.Store.Redact("sent " + s.Access); strings.Contains(got, s.Access) {
