@@ -151,6 +151,7 @@ func (a *App) newToolHost(cfg profile.Config, o agentSetup) (*toolHost, error) {
 	if o.Served {
 		env.Prompter, approver.Person = nil, nil
 		b = a.toolsBridge(reg, env, approver)
+		b.Browser = nil // nobody here to log in: no mcp_login, no step-up
 	} else {
 		b = a.attachBridge(reg, env, approver)
 	}

@@ -1,12 +1,16 @@
 package cli
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"os"
+	"strings"
+	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"tai/internal/mcp/bridge"
 	"tai/internal/mcp/oauth/oauthtest"
 )
 
@@ -54,3 +58,29 @@ func cmdFakeAuth(ts *testscript.TestScript, neg bool, args []string) {
 type scriptTB struct{ ts *testscript.TestScript }
 
 func (s scriptTB) Cleanup(fn func()) { s.ts.Defer(fn) }
+
+// A served tool host has no browser: its bridge never logs in or steps up.
+func TestServedToolHost_HasNoBrowser(t *testing.T) {
+	a := NewApp(strings.NewReader(""), io.Discard, io.Discard, func(k string) string {
+		return map[string]string{"TAI_HOME": t.TempDir()}[k]
+	})
+	defer a.Close()
+	cfg, err := a.Config(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for served, want := range map[bool]bool{true: false, false: true} {
+		th, err := a.newToolHost(cfg, agentSetup{Served: served})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := bridge.From(th.env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := b.Browser != nil; got != want {
+			t.Errorf("served=%v: has a browser = %v", served, got)
+		}
+		th.env.State.Close()
+	}
+}
