@@ -78,6 +78,10 @@ func TestREADME_CommandsParse(t *testing.T) {
 			t.Errorf("tai %s: %v", strings.Join(args, " "), err)
 			continue
 		}
+		if !cmd.Runnable() {
+			t.Errorf("tai %s: %q is not a command that runs", strings.Join(args, " "), cmd.CommandPath())
+			continue
+		}
 		if cmd.Args != nil {
 			if err := cmd.Args(cmd, cmd.Flags().Args()); err != nil {
 				t.Errorf("tai %s: %v", strings.Join(args, " "), err)
