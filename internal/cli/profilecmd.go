@@ -19,7 +19,17 @@ cap, system prompt addition) plus its secrets and MCP enablement. The
 profile "default" always exists. Values resolve in this order: built-in
 defaults, the profile's settings, the environment, then flags.`,
 	}
-	cmd.AddCommand(&cobra.Command{
+	cmd.AddCommand(newProfileListCmd(a))
+	cmd.AddCommand(newProfileCreateCmd(a))
+	cmd.AddCommand(newProfileUseCmd(a))
+	cmd.AddCommand(newProfileShowCmd(a))
+	cmd.AddCommand(newProfileSetCmd(a))
+	cmd.AddCommand(newProfileUnsetCmd(a))
+	return cmd
+}
+
+func newProfileListCmd(a *App) *cobra.Command {
+	return &cobra.Command{
 		Use:   "list",
 		Short: "List profiles; * marks the current one",
 		Args:  exactArgs(0),
@@ -41,8 +51,11 @@ defaults, the profile's settings, the environment, then flags.`,
 			}
 			return nil
 		},
-	})
-	cmd.AddCommand(&cobra.Command{
+	}
+}
+
+func newProfileCreateCmd(a *App) *cobra.Command {
+	return &cobra.Command{
 		Use:   "create NAME",
 		Short: "Create a profile",
 		Args:  exactArgs(1),
@@ -57,8 +70,11 @@ defaults, the profile's settings, the environment, then flags.`,
 			fmt.Fprintf(a.Stdout, "created profile %s; switch to it with `tai profile use %s`\n", args[0], args[0])
 			return nil
 		},
-	})
-	cmd.AddCommand(&cobra.Command{
+	}
+}
+
+func newProfileUseCmd(a *App) *cobra.Command {
+	return &cobra.Command{
 		Use:   "use NAME",
 		Short: "Make a profile the current one",
 		Args:  exactArgs(1),
@@ -74,8 +90,11 @@ defaults, the profile's settings, the environment, then flags.`,
 			fmt.Fprintf(a.Stdout, "now using profile %s\n", args[0])
 			return nil
 		},
-	})
-	cmd.AddCommand(&cobra.Command{
+	}
+}
+
+func newProfileShowCmd(a *App) *cobra.Command {
+	return &cobra.Command{
 		Use:   "show [NAME]",
 		Short: "Show the resolved configuration and where each value came from",
 		Args:  cobra.MaximumNArgs(1),
@@ -99,8 +118,11 @@ defaults, the profile's settings, the environment, then flags.`,
 			}
 			return w.Flush()
 		},
-	})
-	cmd.AddCommand(&cobra.Command{
+	}
+}
+
+func newProfileSetCmd(a *App) *cobra.Command {
+	return &cobra.Command{
 		Use:   "set KEY VALUE",
 		Short: "Set one of the profile's settings",
 		Long:  "Set one of the profile's settings. Keys: " + keyHelp(),
@@ -120,8 +142,11 @@ defaults, the profile's settings, the environment, then flags.`,
 			fmt.Fprintf(a.Stdout, "set %s in profile %s\n", args[0], p)
 			return nil
 		},
-	})
-	cmd.AddCommand(&cobra.Command{
+	}
+}
+
+func newProfileUnsetCmd(a *App) *cobra.Command {
+	return &cobra.Command{
 		Use:   "unset KEY",
 		Short: "Remove one of the profile's settings (back to the default)",
 		Args:  exactArgs(1),
@@ -140,8 +165,7 @@ defaults, the profile's settings, the environment, then flags.`,
 			fmt.Fprintf(a.Stdout, "unset %s in profile %s\n", args[0], p)
 			return nil
 		},
-	})
-	return cmd
+	}
 }
 
 func keyHelp() string {

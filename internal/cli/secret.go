@@ -19,7 +19,14 @@ func newSecretCmd(a *App) *cobra.Command {
 no-echo prompt or from stdin, never from the command line, and are never
 printed. They are sealed at rest once the vault is sealed (tai vault seal).`,
 	}
-	cmd.AddCommand(&cobra.Command{
+	cmd.AddCommand(newSecretSetCmd(a))
+	cmd.AddCommand(newSecretListCmd(a))
+	cmd.AddCommand(newSecretRmCmd(a))
+	return cmd
+}
+
+func newSecretSetCmd(a *App) *cobra.Command {
+	return &cobra.Command{
 		Use:   "set NAME",
 		Short: "Store a secret (value from a no-echo prompt or stdin)",
 		Example: `  tai secret set GITHUB_TOKEN
@@ -52,8 +59,11 @@ printed. They are sealed at rest once the vault is sealed (tai vault seal).`,
 			fmt.Fprintf(a.Stdout, "stored secret %s in profile %s\n", name, p)
 			return nil
 		},
-	})
-	cmd.AddCommand(&cobra.Command{
+	}
+}
+
+func newSecretListCmd(a *App) *cobra.Command {
+	return &cobra.Command{
 		Use:   "list",
 		Short: "List secret names and metadata (never values)",
 		Args:  exactArgs(0),
@@ -82,8 +92,11 @@ printed. They are sealed at rest once the vault is sealed (tai vault seal).`,
 			}
 			return w.Flush()
 		},
-	})
-	cmd.AddCommand(&cobra.Command{
+	}
+}
+
+func newSecretRmCmd(a *App) *cobra.Command {
+	return &cobra.Command{
 		Use:     "rm NAME",
 		Aliases: []string{"remove", "delete"},
 		Short:   "Remove a secret",
@@ -104,8 +117,7 @@ printed. They are sealed at rest once the vault is sealed (tai vault seal).`,
 			fmt.Fprintf(a.Stdout, "removed secret %s from profile %s\n", args[0], p)
 			return nil
 		},
-	})
-	return cmd
+	}
 }
 
 func formatMeta(m map[string]string) string {

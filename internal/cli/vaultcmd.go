@@ -15,7 +15,14 @@ with a key derived from a passphrase (argon2id, then XChaCha20-Poly1305).
 The passphrase comes from a no-echo prompt or TAI_VAULT_PASSPHRASE.
 A sealed vault still lists secret names without the passphrase.`,
 	}
-	cmd.AddCommand(&cobra.Command{
+	cmd.AddCommand(newVaultSealCmd(a))
+	cmd.AddCommand(newVaultUnsealCmd(a))
+	cmd.AddCommand(newVaultStatusCmd(a))
+	return cmd
+}
+
+func newVaultSealCmd(a *App) *cobra.Command {
+	return &cobra.Command{
 		Use:   "seal",
 		Short: "Encrypt every secret value, MCP header and env at rest",
 		Args:  exactArgs(0),
@@ -39,8 +46,11 @@ A sealed vault still lists secret names without the passphrase.`,
 			fmt.Fprintf(a.Stdout, "vault sealed: %d values encrypted\n", st.SealedValues)
 			return nil
 		},
-	})
-	cmd.AddCommand(&cobra.Command{
+	}
+}
+
+func newVaultUnsealCmd(a *App) *cobra.Command {
+	return &cobra.Command{
 		Use:   "unseal",
 		Short: "Store every sealed value in clear again",
 		Args:  exactArgs(0),
@@ -60,8 +70,11 @@ A sealed vault still lists secret names without the passphrase.`,
 			fmt.Fprintln(a.Stdout, "vault unsealed")
 			return nil
 		},
-	})
-	cmd.AddCommand(&cobra.Command{
+	}
+}
+
+func newVaultStatusCmd(a *App) *cobra.Command {
+	return &cobra.Command{
 		Use:   "status",
 		Short: "Show whether the vault is sealed",
 		Args:  exactArgs(0),
@@ -86,6 +99,5 @@ A sealed vault still lists secret names without the passphrase.`,
 			fmt.Fprintf(a.Stdout, ")\nkdf: argon2id, %d passes, %d KiB, %d threads\n", st.Params.Time, st.Params.Memory, st.Params.Threads)
 			return nil
 		},
-	})
-	return cmd
+	}
 }
