@@ -55,9 +55,16 @@ func followBinary(t *testing.T) string {
 // non-zero exit.
 func conformance(t *testing.T, args ...string) string {
 	t.Helper()
+	return conformanceOf(t, filepath.Join("@modelcontextprotocol", "conformance"), args...)
+}
+
+// conformanceOf runs the suite installed under node_modules/pkg: the
+// release, or its prerelease under the alias conformance-next.
+func conformanceOf(t *testing.T, pkg string, args ...string) string {
+	t.Helper()
 	requireLoopbackNamespace(t) // its mock servers listen on all interfaces
 	node := node22(t)
-	cli := filepath.Join(interopDir(), "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js")
+	cli := filepath.Join(interopDir(), "node_modules", pkg, "dist", "index.js")
 	cmd := exec.Command(node, append([]string{cli}, args...)...)
 	cmd.Dir = t.TempDir() // results/ lands here
 	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(node)+":"+os.Getenv("PATH"), "TAI_BIN="+taiBinary(t), "NO_COLOR=1",
@@ -122,5 +129,45 @@ func TestConformance_ClientAuth(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The suite's server scenarios against tai's serve package, mounted with
+// the suite's fixture tools by cmd/conformanceserver behind a proxy that
+// adds the key. Every active scenario runs; those for what mcp.md excludes
+// are listed, with the reason, in conformance/server-expected-failures.yml
+// (the suite fails the run on an unexpected failure and on a listed
+// scenario that passes).
+func TestConformance_Server(t *testing.T) {
+	cmd := exec.Command(built(t, "INTEROP_CONFORMANCE_SERVER"))
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := startLine(t, cmd, out, regexp.MustCompile(`^(http://\S+)$`))
+	baseline, err := filepath.Abs(filepath.Join(interopDir(), "conformance", "server-expected-failures.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	summary := conformance(t, "server", "--url", url, "--expected-failures", baseline)
+	for _, s := range []string{"server-initialize", "ping", "tools-list", "tools-call-simple-text", "tools-call-image",
+		"tools-call-audio", "tools-call-embedded-resource", "tools-call-mixed-content", "tools-call-error",
+		"server-sse-multiple-streams", "dns-rebinding-protection"} {
+		if !regexp.MustCompile(`(?m)^✓ ` + regexp.QuoteMeta(s) + `: \d+ passed, 0 failed`).MatchString(summary) {
+			t.Errorf("scenario %s did not pass", s)
+		}
+	}
+	for _, s := range []string{"json-schema-2020-12"} {
+		if got := conformance(t, "server", "--url", url, "--scenario", s); !strings.Contains(got, " 0 failed") {
+			t.Errorf("scenario %s:\n%s", s, got)
+		}
+	}
+	// The session lifecycle scenario exists only in the newest prerelease.
+	got := conformanceOf(t, "conformance-next", "server", "--url", url, "--scenario", "server-session-lifecycle")
+	if !strings.Contains(got, "Passed: 3/3, 0 failed") {
+		t.Errorf("server-session-lifecycle:\n%s", got)
+	}
+	if t.Failed() {
+		t.Logf("suite summary:\n%s", summary)
 	}
 }

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+
+	"tai/internal/mcp/serve"
+	"tai/internal/mcp/wire"
+)
+
+// The fixtures the suite's tools scenarios call, returning the content
+// each scenario's description asks for. Fixtures for what tai does not
+// implement (logging, progress, sampling, elicitation, event streams) are
+// left out on purpose: their scenarios are expected failures.
+const (
+	pngPixel = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
+	wavBlank = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA="
+)
+
+func fixtures() []*serve.Tool {
+	return []*serve.Tool{
+		fixed("test_simple_text", "Returns simple text content.", false,
+			`{"type":"text","text":"This is a simple text response for testing."}`),
+		fixed("test_image_content", "Returns image content.", false,
+			`{"type":"image","data":"`+pngPixel+`","mimeType":"image/png"}`),
+		fixed("test_audio_content", "Returns audio content.", false,
+			`{"type":"audio","data":"`+wavBlank+`","mimeType":"audio/wav"}`),
+		fixed("test_embedded_resource", "Returns an embedded resource.", false,
+			`{"type":"resource","resource":{"uri":"test://embedded-resource","mimeType":"text/plain","text":"This is an embedded resource content."}}`),
+		fixed("test_multiple_content_types", "Returns text, an image and a resource.", false,
+			`{"type":"text","text":"Multiple content types test:"}`,
+			`{"type":"image","data":"`+pngPixel+`","mimeType":"image/png"}`,
+			`{"type":"resource","resource":{"uri":"test://mixed-content-resource","mimeType":"application/json","text":"{\"test\":\"data\",\"value\":123}"}}`),
+		fixed("test_error_handling", "Always fails as a tool.", true,
+			`{"type":"text","text":"This tool intentionally returns an error for testing"}`),
+		{
+			Name:        "json_schema_2020_12_tool",
+			Description: "Tool with JSON Schema 2020-12 features",
+			InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+				`"$defs":{"address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},` +
+				`"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},"additionalProperties":false}`),
+			Run: func(ctx context.Context, c serve.Call) (*wire.CallToolResult, error) {
+				return serve.TextResult(string(c.Args), false), nil
+			},
+		},
+	}
+}
+
+// fixed is a tool without arguments that always returns blocks.
+func fixed(name, description string, isError bool, blocks ...string) *serve.Tool {
+	res := &wire.CallToolResult{IsError: isError}
+	for _, b := range blocks {
+		res.Content = append(res.Content, json.RawMessage(b))
+	}
+	return &serve.Tool{
+		Name:        name,
+		Description: description,
+		InputSchema: json.RawMessage(`{"type":"object","properties":{}}`),
+		Run:         func(context.Context, serve.Call) (*wire.CallToolResult, error) { return res, nil },
+	}
+}
