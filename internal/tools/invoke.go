@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-
-	"tai/internal/tools/schema"
 )
 
 // CheckArgs validates args against t.Schema and returns the arguments to run
@@ -22,7 +20,7 @@ func (t *Tool) CheckArgs(args json.RawMessage) (json.RawMessage, error) {
 	if len(bytes.TrimSpace(doc)) == 0 {
 		doc = json.RawMessage(`{"type":"object"}`)
 	}
-	s, err := schema.Compile(doc)
+	s, err := compileSchema(doc)
 	if err != nil {
 		return nil, fmt.Errorf("tool %s has an unusable input schema: %w", t.Name, err)
 	}

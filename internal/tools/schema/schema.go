@@ -12,12 +12,12 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"regexp"
-	"strings"
 )
 
 // maxSteps bounds the work of one validation: alternatives that share
@@ -104,7 +104,7 @@ func errorf(path, format string, args ...any) *Error {
 // decode parses one JSON value with numbers kept exact, rejecting trailing
 // data.
 func decode(data []byte) (any, error) {
-	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
