@@ -169,9 +169,12 @@ func Decode(data []byte) (*Message, error) {
 	if len(data) > 0 && data[0] == '[' {
 		return nil, errors.New("batch arrays are not supported")
 	}
-	var f frame
-	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("not JSON-RPC: %w", err)
+	f, fast := decodeFrame(data)
+	if !fast {
+		f = frame{}
+		if err := json.Unmarshal(data, &f); err != nil {
+			return nil, fmt.Errorf("not JSON-RPC: %w", err)
+		}
 	}
 	m := &Message{ID: f.ID, Method: f.Method, Params: f.Params, Result: f.Result, Error: f.Error}
 	if f.ID.isNull() {
