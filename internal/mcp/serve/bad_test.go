@@ -217,6 +217,28 @@ func TestBad_TruncatedBody(t *testing.T) {
 	}
 }
 
+// A request refused before its body is read is answered at once, and its
+// connection closed, however slowly the body would come.
+func TestBad_RefusedWithoutWaitingForTheBody(t *testing.T) {
+	checkLeaks(t)
+	h := start(t, Options{})
+	for name, head := range map[string]string{
+		"wrong key":    strings.Replace(h.head(100), h.key, "nope", 1),
+		"foreign Host": strings.Replace(h.head(100), "Host: "+h.host, "Host: evil.example.com", 1),
+		"GET":          strings.Replace(h.head(100), "POST", "GET", 1),
+	} {
+		c := h.raw(t, head) // the 100 bytes of body never come
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode < 400 || !resp.Close {
+			t.Errorf("%s: HTTP %d, close %v", name, resp.StatusCode, resp.Close)
+		}
+	}
+}
+
 func TestBad_SlowDripBody(t *testing.T) {
 	checkLeaks(t)
 	h := start(t, Options{BodyTimeout: 100 * time.Millisecond})

@@ -47,21 +47,29 @@ func (s *Server) initialize(w http.ResponseWriter, m *wire.Message) {
 	if wire.Supported(p.ProtocolVersion) {
 		version = p.ProtocolVersion
 	}
-	result, err := marshal(wire.InitializeResult{
-		ProtocolVersion: version,
-		Capabilities:    wire.Capabilities{Tools: json.RawMessage("{}")},
-		ServerInfo:      wire.Implementation{Name: "tai", Version: s.opts.Version},
-	})
-	if err != nil {
-		writeError(w, http.StatusOK, m.ID, wire.CodeInternalError, "internal error: "+err.Error())
-		return
-	}
 	now := s.opts.Now()
 	sess := &Session{srv: s, id: newSessionID(), version: version, created: now, turn: make(chan struct{}, 1)}
 	sess.seen.Store(now.UnixNano())
 	s.sessions.add(sess)
-	w.Header().Set(headerSession, sess.id)
-	writeResult(w, m.ID, result)
+	w.Header()[headerSession] = []string{sess.id}
+	writeResult(w, m.ID, s.welcome[version])
+}
+
+// welcomes encodes the initialize result for each version tai speaks.
+func welcomes(serverVersion string) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	for _, v := range wire.SupportedVersions {
+		b, err := marshal(wire.InitializeResult{
+			ProtocolVersion: v,
+			Capabilities:    wire.Capabilities{Tools: json.RawMessage("{}")},
+			ServerInfo:      wire.Implementation{Name: "tai", Version: serverVersion},
+		})
+		if err != nil {
+			return nil, err
+		}
+		out[v] = b
+	}
+	return out, nil
 }
 
 // cancelled ends a call of the session the client gave up on.
@@ -96,7 +104,8 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, sess *Session, m *
 	}
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	defer sess.track(m.ID, cancel)()
+	sess.track(m.ID, cancel)
+	defer sess.untrack(m.ID)
 	res, err := s.run(ctx, t, Call{Args: args, ID: m.ID, session: sess})
 	if err != nil {
 		var we *wire.Error
@@ -106,15 +115,7 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, sess *Session, m *
 		writeWireError(w, m.ID, we)
 		return
 	}
-	body, err := marshal(res)
-	if err == nil && len(body) > wire.HTTPMaxBody-256 {
-		body, err = marshal(TextResult(fmt.Sprintf("%s: the result is %d bytes, over MCP_HTTP_MAX_BODY (%d); ask for less", t.Name, len(body), wire.HTTPMaxBody), true))
-	}
-	if err != nil {
-		writeError(w, http.StatusOK, m.ID, wire.CodeInternalError, "internal error: encoding the result: "+err.Error())
-		return
-	}
-	writeResult(w, m.ID, body)
+	writeToolResult(w, m.ID, t.Name, res)
 }
 
 // run calls t, turning a panic into an internal error.
@@ -134,13 +135,17 @@ func (s *Server) run(ctx context.Context, t *Tool, c Call) (res *wire.CallToolRe
 	return res, err
 }
 
-// decodeParams decodes absent, null or object params into v.
+// decodeParams decodes absent, null or object params into v. Params come
+// from wire.Decode, which checked that the whole message is valid JSON.
 func decodeParams(raw json.RawMessage, v any) error {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
 	}
 	if raw[0] != '{' {
 		return errors.New("params must be an object")
+	}
+	if u, ok := v.(json.Unmarshaler); ok {
+		return u.UnmarshalJSON(raw)
 	}
 	return json.Unmarshal(raw, v)
 }

@@ -3,6 +3,7 @@ package serve
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -84,4 +85,25 @@ func fuzzRequest(body []byte, sess string) *http.Request {
 		r.Header.Set(headerSession, sess)
 	}
 	return r
+}
+
+// FuzzAppendString checks the hand-written JSON string encoder against
+// encoding/json: the same string comes back, invalid UTF-8 as U+FFFD.
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "plain", "quote \" and \\ back", "\n\r\t\x00\x1f", "ü€😀", "\xff\xfe", "\u2028\u2029", "<a&b>"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := appendString(nil, s)
+		var got string
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("%q encoded as invalid JSON %s: %v", s, out, err)
+		}
+		ref, _ := json.Marshal(s)
+		var want string
+		json.Unmarshal(ref, &want)
+		if got != want {
+			t.Fatalf("%q: got %q, encoding/json gives %q", s, got, want)
+		}
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 )
@@ -72,7 +73,8 @@ func (g guard) hostOK(host string) bool {
 	if host == "" {
 		return false
 	}
-	return net.ParseIP(host) != nil || host == "localhost" || g.hosts[host]
+	_, err := netip.ParseAddr(host)
+	return err == nil || host == "localhost" || g.hosts[host]
 }
 
 // hostname is the host part of a Host header, lower-case, without brackets.
@@ -88,8 +90,8 @@ func isLoopbackName(host string) bool {
 	if host == "localhost" {
 		return true
 	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
 }
 
 // normalOrigin returns an origin as scheme://host[:port] in lower case,

@@ -13,13 +13,16 @@ import (
 )
 
 // Native serves a native tool as it is declared: name, description and
-// schema verbatim. A call runs through tools.Invoke in the session's tool
-// environment, bounded by MCP_CHAT_TIMEOUT; its text passes through the
-// vault's redaction and the call lands in the audit trail as mcp-serve.
-// Bridged tools are never served: Native panics on one.
+// schema verbatim. A call's arguments are validated against that schema
+// once, by the server (as tools.Invoke would, but answering -32602), and
+// the tool runs in the session's tool environment until it ends, the
+// client disconnects or cancels it; its text passes through the vault's
+// redaction and the call lands in the audit trail as mcp-serve. A panic is
+// -32603. Bridged tools are never served: Native panics on one, as on a
+// tool without Run.
 func Native(t *tools.Tool) *Tool {
-	if t.Bridged() {
-		panic("serve: bridged tool " + t.Name + " may not be served")
+	if t.Bridged() || t.Run == nil {
+		panic("serve: tool " + t.Name + " is bridged or cannot run; it may not be served")
 	}
 	return &Tool{
 		Name:        t.Name,
@@ -37,10 +40,8 @@ func runNative(ctx context.Context, t *tools.Tool, c Call) (*wire.CallToolResult
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, sess.srv.opts.ChatTimeout)
-	defer cancel()
 	start := time.Now()
-	res, err := tools.Invoke(ctx, t, tools.Call{ID: c.ID.String(), Args: c.Args, Env: env})
+	res, err := t.Run(ctx, tools.Call{ID: c.ID.String(), Args: c.Args, Env: env})
 	outcome := "ok"
 	switch {
 	case err != nil:

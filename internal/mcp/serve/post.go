@@ -20,7 +20,7 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 	buf := bufPool.Get().(*bytes.Buffer)
 	defer putBuf(buf)
 	if status, why := s.readBody(w, r, buf); status != 0 {
-		http.Error(w, why, status)
+		refuse(w, status, why)
 		return
 	}
 	m, err := wire.Decode(buf.Bytes())
@@ -58,7 +58,6 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 // readBody reads the body within MCP_HTTP_MAX_BODY and the body deadline,
 // and returns a status and reason when it cannot.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer) (int, string) {
-	tooLarge := fmt.Sprintf("request body too large: tai takes at most %d bytes (MCP_HTTP_MAX_BODY)", wire.HTTPMaxBody)
 	if r.ContentLength > wire.HTTPMaxBody {
 		return http.StatusRequestEntityTooLarge, tooLarge
 	}
@@ -103,6 +102,8 @@ func (s *Server) refuseMessage(w http.ResponseWriter, body []byte, m *wire.Messa
 		writeError(w, http.StatusBadRequest, id, wire.CodeInvalidRequest, "invalid request: "+err.Error())
 	}
 }
+
+var tooLarge = fmt.Sprintf("request body too large: tai takes at most %d bytes (MCP_HTTP_MAX_BODY)", wire.HTTPMaxBody)
 
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 

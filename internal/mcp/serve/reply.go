@@ -3,20 +3,83 @@ package serve
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
+	"unicode/utf8"
 
 	"tai/internal/mcp/wire"
 )
 
 // writeResult answers a request with a result already encoded as JSON.
 func writeResult(w http.ResponseWriter, id wire.ID, result []byte) {
-	body, err := wire.Encode(&wire.Message{ID: id, Result: result})
+	b := bufPool.Get().(*bytes.Buffer)
+	defer putBuf(b)
+	envelope(b, id)
+	b.Write(result)
+	b.WriteByte('}')
+	writeBody(w, http.StatusOK, b.Bytes())
+}
+
+// writeToolResult answers tools/call with res. A result over
+// MCP_HTTP_MAX_BODY becomes a tool error that says so.
+func writeToolResult(w http.ResponseWriter, id wire.ID, tool string, res *wire.CallToolResult) {
+	b := bufPool.Get().(*bytes.Buffer)
+	defer putBuf(b)
+	envelope(b, id)
+	err := appendToolResult(b, res)
+	if err == nil && b.Len() > wire.HTTPMaxBody {
+		n := b.Len()
+		b.Reset()
+		envelope(b, id)
+		err = appendToolResult(b, TextResult(fmt.Sprintf("%s: the result is %d bytes, over MCP_HTTP_MAX_BODY (%d); ask for less", tool, n, wire.HTTPMaxBody), true))
+	}
 	if err != nil {
-		writeError(w, http.StatusOK, id, wire.CodeInternalError, "internal error: encoding the result: "+err.Error())
+		writeError(w, http.StatusOK, id, wire.CodeInternalError, fmt.Sprintf("internal error: %s returned %v", tool, err))
 		return
 	}
-	writeBody(w, http.StatusOK, body)
+	b.WriteByte('}')
+	writeBody(w, http.StatusOK, b.Bytes())
+}
+
+// envelope starts a response to id, up to its result.
+func envelope(b *bytes.Buffer, id wire.ID) {
+	b.WriteString(`{"jsonrpc":"2.0","id":`)
+	if id.IsZero() {
+		b.WriteString("null")
+	} else {
+		b.WriteString(id.String())
+	}
+	b.WriteString(`,"result":`)
+}
+
+// appendToolResult writes res as JSON; its content blocks must be JSON
+// objects.
+func appendToolResult(b *bytes.Buffer, res *wire.CallToolResult) error {
+	b.WriteString(`{"content":[`)
+	for i, c := range res.Content {
+		if len(c) == 0 || c[0] != '{' || !json.Valid(c) {
+			return errors.New("a content block that is not a JSON object")
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(c)
+	}
+	b.WriteByte(']')
+	if res.IsError {
+		b.WriteString(`,"isError":true`)
+	}
+	if len(res.StructuredContent) > 0 {
+		if !json.Valid(res.StructuredContent) {
+			return errors.New("structured content that is not JSON")
+		}
+		b.WriteString(`,"structuredContent":`)
+		b.Write(res.StructuredContent)
+	}
+	b.WriteByte('}')
+	return nil
 }
 
 // writeError answers with a JSON-RPC error under an HTTP status.
@@ -35,10 +98,14 @@ func writeWireError(w http.ResponseWriter, id wire.ID, e *wire.Error) {
 	writeBody(w, http.StatusOK, body)
 }
 
+// writeBody sends a JSON body. net/http sets Content-Length itself for a
+// body written whole that fits its buffer.
 func writeBody(w http.ResponseWriter, status int, body []byte) {
 	h := w.Header()
 	h["Content-Type"] = contentJSON
-	h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	if len(body) > 2048 {
+		h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	}
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
@@ -55,4 +122,55 @@ func marshal(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// appendString appends s as a JSON string, as encoding/json writes it
+// without HTML escaping: invalid UTF-8 becomes U+FFFD.
+func appendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }

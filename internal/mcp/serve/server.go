@@ -18,7 +18,8 @@ type Server struct {
 	opts     Options
 	keyHash  [sha256.Size]byte
 	tools    map[string]*Tool
-	list     []byte // the tools/list result
+	list     []byte            // the tools/list result
+	welcome  map[string][]byte // the initialize result by version
 	guard    guard
 	sessions sessions
 
@@ -49,6 +50,9 @@ func New(o Options) (*Server, error) {
 	if s.list, err = listing(o.Tools); err != nil {
 		return nil, fmt.Errorf("serve: encoding tools/list: %w", err)
 	}
+	if s.welcome, err = welcomes(o.Version); err != nil {
+		return nil, fmt.Errorf("serve: encoding the initialize result: %w", err)
+	}
 	return s, nil
 }
 
@@ -57,16 +61,16 @@ func New(o Options) (*Server, error) {
 // first, then the key.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path != Path {
-		http.NotFound(w, r)
+		refuse(w, http.StatusNotFound, "404 page not found")
 		return
 	}
 	if why := s.guard.refuse(r); why != "" {
-		http.Error(w, why, http.StatusForbidden)
+		refuse(w, http.StatusForbidden, why)
 		return
 	}
 	if !s.authorized(r) {
 		w.Header().Set("WWW-Authenticate", "Bearer")
-		http.Error(w, "unauthorized: send Authorization: Bearer KEY, the key tai --serve-mcp was started with", http.StatusUnauthorized)
+		refuse(w, http.StatusUnauthorized, "unauthorized: send Authorization: Bearer KEY, the key tai --serve-mcp was started with")
 		return
 	}
 	switch r.Method {
@@ -76,8 +80,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.delete(w, r)
 	default:
 		w.Header().Set("Allow", "POST, DELETE")
-		http.Error(w, "method not allowed: tai serves no event streams; POST one JSON-RPC message", http.StatusMethodNotAllowed)
+		refuse(w, http.StatusMethodNotAllowed, "method not allowed: tai serves no event streams; POST one JSON-RPC message")
 	}
+}
+
+// refuse answers a request whose body tai will not read, and closes the
+// connection: otherwise net/http would read what is left of the body
+// first, without a deadline, for anyone who cares to send it slowly.
+func refuse(w http.ResponseWriter, status int, why string) {
+	w.Header().Set("Connection", "close")
+	http.Error(w, why, status)
 }
 
 // delete ends the session named by Mcp-Session-Id.

@@ -51,19 +51,20 @@ func newSessionID() string {
 }
 
 // track registers a cancellable call so notifications/cancelled can reach
-// it; the returned function forgets it.
-func (s *Session) track(id wire.ID, cancel context.CancelFunc) func() {
+// it, until untrack.
+func (s *Session) track(id wire.ID, cancel context.CancelFunc) {
 	s.mu.Lock()
 	if s.inflight == nil {
 		s.inflight = map[wire.ID]context.CancelFunc{}
 	}
 	s.inflight[id] = cancel
 	s.mu.Unlock()
-	return func() {
-		s.mu.Lock()
-		delete(s.inflight, id)
-		s.mu.Unlock()
-	}
+}
+
+func (s *Session) untrack(id wire.ID) {
+	s.mu.Lock()
+	delete(s.inflight, id)
+	s.mu.Unlock()
 }
 
 // cancel ends the call with id, if it is still running.

@@ -66,13 +66,18 @@ func (t *Tool) check(args json.RawMessage) (json.RawMessage, error) {
 
 // TextResult is a result of one text block.
 func TextResult(text string, isError bool) *wire.CallToolResult {
-	block, _ := marshal(textBlock{Type: "text", Text: text})
-	return &wire.CallToolResult{Content: []json.RawMessage{block}, IsError: isError}
+	r := &textResult{}
+	block := make([]byte, 0, len(text)+32)
+	block = append(block, `{"type":"text","text":`...)
+	r.block[0] = append(appendString(block, text), '}')
+	r.res = wire.CallToolResult{Content: r.block[:], IsError: isError}
+	return &r.res
 }
 
-type textBlock struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
+// textResult holds a result and its one block in one allocation.
+type textResult struct {
+	res   wire.CallToolResult
+	block [1]json.RawMessage
 }
 
 // invalidParams is the JSON-RPC error for arguments a tool refuses.
