@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 
 	"tai/internal/mcp/wire"
@@ -102,9 +103,15 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, sess *Session, m *
 		writeWireError(w, m.ID, invalidParams("%s: %v", t.Name, err))
 		return
 	}
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	sess.track(m.ID, cancel)
+	ctx := r.Context()
+	stop, ok := ctx.Value(connKey{}).(io.Closer)
+	if !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		stop = cancelCloser(cancel)
+	}
+	sess.track(m.ID, stop)
 	defer sess.untrack(m.ID)
 	res, err := s.run(ctx, t, Call{Args: args, ID: m.ID, session: sess})
 	if err != nil {
@@ -133,6 +140,21 @@ func (s *Server) run(ctx context.Context, t *Tool, c Call) (res *wire.CallToolRe
 		res.Content = []json.RawMessage{}
 	}
 	return res, err
+}
+
+// connKey holds the request's connection in its context (Run sets it). A
+// cancelled call has its connection closed: net/http then cancels the
+// request's context, and the call, as the client wanted, gets no answer.
+// This costs nothing per call, unlike a context of its own.
+type connKey struct{}
+
+// cancelCloser ends a call whose connection is unknown (a handler mounted
+// without Run) through a context of its own.
+type cancelCloser context.CancelFunc
+
+func (c cancelCloser) Close() error {
+	c()
+	return nil
 }
 
 // decodeParams decodes absent, null or object params into v. Params come

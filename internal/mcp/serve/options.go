@@ -16,11 +16,9 @@ const Path = "/mcp"
 
 // Limits of the HTTP leg that are not design caps.
 const (
-	// BodyTimeout bounds reading one request body, so a client that drips
-	// its body cannot hold a connection open.
+	// BodyTimeout bounds reading one request, headers and body, so a
+	// client that drips them cannot hold a connection open.
 	BodyTimeout = 30 * time.Second
-	// HeaderTimeout bounds reading a request's headers.
-	HeaderTimeout = 10 * time.Second
 	// MaxHeaderBytes bounds a request's headers; net/http answers 431 past it.
 	MaxHeaderBytes = 64 << 10
 	// ShutdownGrace is how long in-flight requests may run after SIGINT or

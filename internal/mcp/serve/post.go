@@ -61,8 +61,12 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, buf *bytes.Buf
 	if r.ContentLength > wire.HTTPMaxBody {
 		return http.StatusRequestEntityTooLarge, tooLarge
 	}
+	// Under Run, net/http's ReadTimeout already bounds the headers and the
+	// body; a handler mounted elsewhere sets its own deadline.
 	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Now().Add(s.opts.BodyTimeout))
+	if r.Context().Value(connKey{}) == nil {
+		_ = rc.SetReadDeadline(time.Now().Add(s.opts.BodyTimeout))
+	}
 	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, wire.HTTPMaxBody))
 	if err != nil {
 		// Do not let net/http read the rest before answering.

@@ -16,12 +16,15 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	base, cancelBase := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelBase()
 	hs := &http.Server{
-		Handler:           s,
-		ReadHeaderTimeout: HeaderTimeout,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    MaxHeaderBytes,
-		BaseContext:       func(net.Listener) context.Context { return base },
-		ErrorLog:          nil,
+		Handler: s,
+		// One deadline for the headers and the body of a request, which
+		// post lifts once the body is read.
+		ReadTimeout:    s.opts.BodyTimeout,
+		IdleTimeout:    2 * time.Minute,
+		MaxHeaderBytes: MaxHeaderBytes,
+		BaseContext:    func(net.Listener) context.Context { return base },
+		ConnContext:    func(ctx context.Context, c net.Conn) context.Context { return context.WithValue(ctx, connKey{}, c) },
+		ErrorLog:       nil,
 	}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()

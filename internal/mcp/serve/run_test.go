@@ -77,22 +77,42 @@ func TestShutdown_CancelsWhatOutlivesTheGrace(t *testing.T) {
 
 func TestCancelledNotification_EndsTheCall(t *testing.T) {
 	checkLeaks(t)
-	started := make(chan struct{}, 1)
-	h := start(t, Options{Tools: []*Tool{blocking(started, nil)}})
+	started, ended := make(chan struct{}, 1), make(chan string, 1)
+	tool := &Tool{Name: "block", Run: func(ctx context.Context, c Call) (*wire.CallToolResult, error) {
+		started <- struct{}{}
+		<-ctx.Done()
+		ended <- "cancelled"
+		return TextResult("cancelled", true), nil
+	}}
+	h := start(t, Options{Tools: []*Tool{tool}})
 	sess := h.open()
-	result := make(chan wire.CallToolResult, 1)
+	answer := make(chan error, 1)
 	go func() {
-		res, _ := h.tryCall(sess, "block", nil) // id 7
-		result <- res
+		_, err := h.tryCall(sess, "block", nil) // id 7
+		answer <- err
 	}()
 	<-started
 	// Another session cannot cancel it.
-	h.do("POST", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`, "Mcp-Session-Id: "+h.open())
+	other := h.open()
+	h.do("POST", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`, "Mcp-Session-Id: "+other)
+	h.request(other, "ping", nil)
+	select {
+	case <-ended:
+		t.Fatal("another session's notification cancelled the call")
+	default:
+	}
 	if r := h.do("POST", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"user"}}`, "Mcp-Session-Id: "+sess); r.status != 202 {
 		t.Fatalf("cancelled: %d", r.status)
 	}
-	if res := <-result; !res.IsError || !strings.Contains(res.Text(), "cancelled") {
-		t.Errorf("the cancelled call: %+v", res)
+	if got := <-ended; got != "cancelled" {
+		t.Errorf("the tool saw %q", got)
+	}
+	// A cancelled request gets no answer: its connection is closed.
+	if err := <-answer; err == nil {
+		t.Error("the cancelled call was answered")
+	}
+	if r := h.request(sess, "ping", nil); r.status != 200 {
+		t.Errorf("the session after a cancellation: %d", r.status)
 	}
 }
 

@@ -1,9 +1,9 @@
 package serve
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"io"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -30,7 +30,7 @@ type Session struct {
 	closed   bool
 	env      *tools.Env
 	convs    map[string]*conversation
-	inflight map[wire.ID]context.CancelFunc
+	inflight map[wire.ID]io.Closer
 }
 
 // ID is the Mcp-Session-Id.
@@ -50,14 +50,14 @@ func newSessionID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// track registers a cancellable call so notifications/cancelled can reach
-// it, until untrack.
-func (s *Session) track(id wire.ID, cancel context.CancelFunc) {
+// track registers how to end a call, so that notifications/cancelled can
+// reach it, until untrack.
+func (s *Session) track(id wire.ID, stop io.Closer) {
 	s.mu.Lock()
 	if s.inflight == nil {
-		s.inflight = map[wire.ID]context.CancelFunc{}
+		s.inflight = map[wire.ID]io.Closer{}
 	}
-	s.inflight[id] = cancel
+	s.inflight[id] = stop
 	s.mu.Unlock()
 }
 
@@ -73,7 +73,7 @@ func (s *Session) cancel(id wire.ID) {
 	c := s.inflight[id]
 	s.mu.Unlock()
 	if c != nil {
-		c()
+		c.Close()
 	}
 }
 
@@ -90,7 +90,7 @@ func (s *Session) close() {
 	s.env, s.convs, s.inflight = nil, nil, nil
 	s.mu.Unlock()
 	for _, c := range calls {
-		c()
+		c.Close()
 	}
 	if env != nil && env.State != nil {
 		env.State.Close()

@@ -58,7 +58,11 @@ func (t *Tool) check(args json.RawMessage) (json.RawMessage, error) {
 	if trimmed := bytes.TrimSpace(args); len(trimmed) == 0 || string(trimmed) == "null" {
 		args = json.RawMessage("{}")
 	}
-	if err := t.schema.ValidateJSON(args); err != nil {
+	v, err := decodeValue(args)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.schema.Validate(v); err != nil {
 		return nil, err
 	}
 	return args, nil
