@@ -2,7 +2,7 @@ GO      ?= go
 BIN     ?= bin/tai
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: build test unit interop fmt-check vet lint bench-vault bench-client bench-llm bench-bridge bench-agent bench-select
+.PHONY: build test unit interop fmt-check vet lint bench-vault bench-client bench-llm bench-bridge bench-agent bench-select bench-serve
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/tai
@@ -48,3 +48,8 @@ bench-agent:
 bench-select:
 	@echo "$$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //') ($$(nproc) cores), $$($(GO) version | cut -d' ' -f3-)"
 	$(GO) test -run '^$$' -bench 'Selection|Select3200|Index3200' -benchtime 2s ./internal/tools/selector/
+
+# tai's MCP server beside the Go SDK, mark3labs/mcp-go and a bare net/http
+# ceiling; see docs/benchmarks.md.
+bench-serve:
+	interop/bench-serve
