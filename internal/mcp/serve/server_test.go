@@ -135,6 +135,7 @@ func TestToolsCall_NativeTool(t *testing.T) {
 }
 
 func TestToolsCall_Refusals(t *testing.T) {
+	checkLeaks(t)
 	h := start(t, Options{Tools: servedTools()})
 	sess := h.open()
 	for _, tc := range []struct {
@@ -182,6 +183,7 @@ func TestUnknownMethod_WithOrWithoutSession(t *testing.T) {
 }
 
 func TestSessionBinding(t *testing.T) {
+	checkLeaks(t)
 	now := time.Unix(1_000_000, 0)
 	h := start(t, Options{Tools: servedTools(), Now: func() time.Time { return now }})
 	sess := h.open()
