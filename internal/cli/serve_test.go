@@ -128,6 +128,22 @@ func TestServe_RealBinary(t *testing.T) {
 	}
 }
 
+// A direct agent_fork builds its parent agent on first use and runs a
+// child on the fake model.
+func TestServe_SubagentsOverServedCalls(t *testing.T) {
+	model := llmtest.Start(t, llmtest.Script{Rules: []llmtest.Rule{{Turns: []llmtest.Turn{{Text: llmtest.Chunks{"child done"}}}}}})
+	url, _ := startServe(t, filepath.Join(t.TempDir(), "home"), model)
+	c, err := client.Connect(context.Background(), client.Options{Transport: client.HTTP{URL: url, Headers: map[string]string{"Authorization": "Bearer " + serveKey}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	res, err := c.CallTool(context.Background(), "agent_fork", json.RawMessage(`{"brief":"say something"}`))
+	if err != nil || res.IsError || !strings.Contains(res.Text(), "child done") {
+		t.Fatalf("agent_fork: %+v %v", res, err)
+	}
+}
+
 func isCode(err error, code int64) bool {
 	var e *wire.Error
 	return errors.As(err, &e) && e.Code == code
