@@ -208,6 +208,37 @@ func TestDoc_VaultTablesMatchMigrations(t *testing.T) {
 	}
 }
 
+// TestDoc_NamesEveryVaultTable checks that the vault-tables section names
+// every table the migrations create, and no table they do not.
+func TestDoc_NamesEveryVaultTable(t *testing.T) {
+	table := section(t, readDoc(t), "Vault tables")
+	files, err := filepath.Glob(filepath.Join(repoRoot, "internal", "vault", "migrations", "*.sql"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no migrations: %v", err)
+	}
+	inCode := map[string]bool{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range regexp.MustCompile(`CREATE TABLE ([a-z_]+)`).FindAllStringSubmatch(string(b), -1) {
+			inCode[m[1]] = true
+			if !strings.Contains(table, "`"+m[1]+"`") {
+				t.Errorf("the vault-tables section does not name table %s", m[1])
+			}
+		}
+	}
+	// The host tables' sentence must name only real tables.
+	_, host, _ := strings.Cut(table, "the host's own tables")
+	host, _, _ = strings.Cut(host, "\n\n")
+	for _, m := range regexp.MustCompile("`([a-z_]+)`").FindAllStringSubmatch(host, -1) {
+		if !inCode[m[1]] {
+			t.Errorf("the vault-tables section names table %s, which no migration creates", m[1])
+		}
+	}
+}
+
 // mcpColumns reads the mcp_* tables and their columns from the SQL of the
 // migrations (CREATE TABLE and ALTER TABLE … ADD COLUMN).
 func mcpColumns(t *testing.T) map[string]map[string]bool {
