@@ -124,26 +124,7 @@ func printTools(w io.Writer, all []*tools.Tool) error {
 // summaryMax bounds the description shown in the listing, in characters.
 const summaryMax = 100
 
-// summary is the first sentence of a description's first paragraph,
-// made safe for a terminal and cut to summaryMax characters.
-func summary(desc string) string {
-	para, _, _ := strings.Cut(strings.TrimSpace(desc), "\n\n")
-	text := strings.Join(strings.Fields(textsafe.Line(para)), " ")
-	for _, end := range []string{". ", "? ", "! "} {
-		if i := strings.Index(text, end); i > 0 {
-			text = text[:i+1]
-		}
-	}
-	runes := []rune(text)
-	if len(runes) <= summaryMax {
-		return text
-	}
-	head := string(runes[:summaryMax])
-	if i := strings.LastIndexByte(head, ' '); i > 0 {
-		head = head[:i]
-	}
-	return head + "…"
-}
+func summary(desc string) string { return tools.Summary(desc, summaryMax) }
 
 // toolJSON is one tool in `tai tools list --json`.
 type toolJSON struct {

@@ -18,7 +18,7 @@ func (t *Tool) ConsentFor(call Call) Consent {
 	case t.Consent != nil:
 		return t.Consent(call.Args)
 	}
-	return Consent{Title: t.Name, Detail: argDigest(t.Shown(call.Args)), Server: t.Server}
+	return Consent{Title: t.Name, Detail: CompactArgs(t.Shown(call.Args), digestMax), Server: t.Server}
 }
 
 // hiddenValue replaces the value of a Hidden argument in Shown.
@@ -44,18 +44,19 @@ func (t *Tool) Shown(args json.RawMessage) json.RawMessage {
 	return b
 }
 
-// argDigest is the arguments as compact JSON, cut at digestMax bytes.
-func argDigest(args json.RawMessage) string {
+// CompactArgs is the arguments as compact JSON for a consent screen, cut
+// at max bytes on a character boundary (invalid JSON is shown as sent).
+func CompactArgs(args json.RawMessage, max int) string {
 	var b bytes.Buffer
 	if err := json.Compact(&b, args); err != nil {
 		b.Reset()
 		b.Write(args)
 	}
 	s := b.String()
-	if len(s) <= digestMax {
+	if len(s) <= max {
 		return s
 	}
-	cut := digestMax
+	cut := max
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}

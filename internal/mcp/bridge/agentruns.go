@@ -121,7 +121,7 @@ func FormatTools(list []ToolInfo) string {
 			}
 			fmt.Fprintf(&sb, "%s (%s):\n", t.Server, state)
 		}
-		fmt.Fprintf(&sb, "  %s [%s] %s: %s\n", t.Name, t.State, printable(t.Remote, 64), printable(firstSentence(t.Description), 160))
+		fmt.Fprintf(&sb, "  %s [%s] %s: %s\n", t.Name, t.State, printable(t.Remote, 64), tools.Summary(t.Description, 160))
 	}
 	return strings.TrimRight(sb.String(), "\n")
 }
@@ -162,15 +162,3 @@ func runCall(ctx context.Context, call tools.Call) (tools.Result, error) {
 func printable(s string, max int) string { return wire.Printable(s, max) }
 
 func oneLine(s string, max int) string { return wire.Printable(strings.TrimSpace(s), max) }
-
-// firstSentence is the first line or sentence of a description.
-func firstSentence(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	if i := strings.Index(s, ". "); i >= 0 {
-		s = s[:i+1]
-	}
-	return s
-}

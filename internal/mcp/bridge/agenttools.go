@@ -202,7 +202,7 @@ func FormatAdded(added []Added, profile string) string {
 			fmt.Fprintf(&sb, "registered MCP server %s with %d tools (%s):\n", a.Name, len(a.Tools), state)
 		}
 		for _, t := range a.Tools {
-			fmt.Fprintf(&sb, "  %s: %s\n", printable(t.Name, 64), printable(firstSentence(t.Description), 120))
+			fmt.Fprintf(&sb, "  %s: %s\n", printable(t.Name, 64), tools.Summary(t.Description, 120))
 		}
 		for _, n := range a.Notes {
 			fmt.Fprintf(&sb, "  note: %s\n", printable(n, 200))

@@ -170,15 +170,7 @@ func (b *Bridge) spill(ctx context.Context, server, tool, text string) (string, 
 // callConsent is the approval screen of a bridged call: server, tool and
 // an argument digest.
 func callConsent(name, server, tool string, args json.RawMessage) tools.Consent {
-	var compact bytes.Buffer
-	if json.Compact(&compact, args) != nil {
-		compact.Reset()
-		compact.Write(args)
-	}
-	shown := compact.String()
-	if len(shown) > 600 {
-		shown = shown[:600] + "…"
-	}
+	shown := tools.CompactArgs(args, 600)
 	return tools.Consent{
 		Title:   fmt.Sprintf("MCP %s/%s", wire.Printable(server, 64), wire.Printable(tool, 128)),
 		Detail:  fmt.Sprintf("server: %s\ntool: %s\narguments (%s): %s", server, tool, vault.Digest(args), shown),
