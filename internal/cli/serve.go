@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"net"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -67,6 +68,10 @@ func (a *App) serveMCP(cmd *cobra.Command, args []string) error {
 		return usageError("%v", err)
 	}
 	a.serveNotices(ln.Addr().String(), cfg.Profile, len(served), loopback, len(key))
+	// What start-up allocated (flag parsing, the catalogue's schemas, the
+	// vault's migrations check) is garbage now; a long-running server gives
+	// it back to the system once instead of carrying it as heap.
+	debug.FreeOSMemory()
 	if err := srv.Run(ctx, ln); err != nil {
 		return err
 	}

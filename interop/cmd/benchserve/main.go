@@ -37,6 +37,7 @@ var (
 	idle     = flag.Int("idle", 1000, "idle sessions for the memory figure")
 	only     = flag.String("url", "", "only load this server with -load for -duration and print the rate (profiling)")
 	load     = flag.String("load", "tools/call", "with -url: ping or tools/call, with 16 sessions")
+	memOnly  = flag.Bool("memory", false, "with -tai: only the binary's resident memory at start and with -idle sessions")
 )
 
 // kinds are the peers, tai first.
@@ -56,6 +57,11 @@ var scenarios = []scenario{
 
 func main() {
 	flag.Parse()
+	defer func() {
+		if homes != "" {
+			os.RemoveAll(homes)
+		}
+	}()
 	if *only != "" {
 		body := bodyCall
 		if *load == "ping" {
@@ -68,6 +74,11 @@ func main() {
 		}
 		r.add(lat, *duration)
 		fmt.Printf("%s, 16 sessions: %.0f req/s, p50 %s, p99 %s\n", *load, r.rate(), us(r.pct(0.5)), us(r.pct(0.99)))
+		return
+	}
+	if *memOnly && *taiBin != "" {
+		m := idleMemory(serveCmd(), true)
+		fmt.Printf("tai --serve-mcp resident: %s at start, %s with %d idle sessions\n", mib(m[0]), mib(m[1]), *idle)
 		return
 	}
 	if *peerDir == "" {
@@ -212,20 +223,31 @@ func check(what string, got, target float64, atLeast bool) {
 	fmt.Printf("- %s: %.2f (target %s %.1f) %s\n", what, got, rel, target, verdict)
 }
 
+// homes holds the fresh homes of serveCmd, removed when main returns.
+var homes string
+
+// serveCmd is tai --serve-mcp on a fresh home of its own.
+func serveCmd() *exec.Cmd {
+	if homes == "" {
+		dir, err := os.MkdirTemp("", "benchserve")
+		if err != nil {
+			log.Fatal(err)
+		}
+		homes = dir
+	}
+	home, err := os.MkdirTemp(homes, "home")
+	if err != nil {
+		log.Fatal(err)
+	}
+	cmd := exec.Command(*taiBin, "--serve-mcp", "-", "--mcp-port", "0")
+	cmd.Env = append(os.Environ(), "TAI_HOME="+filepath.Join(home, "tai"), "TAI_MCP_KEY="+benchKey)
+	return cmd
+}
+
 // reportBinary measures tai --serve-mcp itself: ping, a tools/call of a
 // native tool that reads the vault (todo_read, which also writes an audit
 // row), and memory.
 func reportBinary() {
-	home, err := os.MkdirTemp("", "benchserve")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer os.RemoveAll(home)
-	serveCmd := func() *exec.Cmd {
-		cmd := exec.Command(*taiBin, "--serve-mcp", "-", "--mcp-port", "0")
-		cmd.Env = append(os.Environ(), "TAI_HOME="+filepath.Join(home, "home"), "TAI_MCP_KEY="+benchKey)
-		return cmd
-	}
 	url, stop := startPeer(serveCmd(), true)
 	defer stop()
 	todo := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"todo_read","arguments":{}}}`)
