@@ -1,6 +1,7 @@
 package selector_test
 
 import (
+	"path/filepath"
 	"testing"
 
 	"tai/internal/tools"
@@ -11,16 +12,28 @@ import (
 type method struct {
 	name  string
 	offer func(input string) []*tools.Tool
+	// kept are the tools the bridge lists but keeps back (past their
+	// server's MCP_MAX_TOOLS): no method may offer them.
+	kept map[string]bool
 }
 
 func methods(cat []*tools.Tool) []method {
 	ix := selector.NewIndex(cat)
-	base := newBM25(cat)
+	var offerable []*tools.Tool // the baseline too offers no tool the bridge keeps back
+	kept := map[string]bool{}
+	for _, t := range cat {
+		if t.Unoffered {
+			kept[t.Name] = true
+		} else {
+			offerable = append(offerable, t)
+		}
+	}
+	base := newBM25(offerable)
 	return []method{
 		{"tai", func(in string) []*tools.Tool {
 			return selector.Selector{}.Select(ix, selector.Request{Query: selector.Query{Input: in}}).Tools
-		}},
-		{"bm25", func(in string) []*tools.Tool { return base.top(in, 24) }},
+		}, kept},
+		{"bm25", func(in string) []*tools.Tool { return base.top(in, 24) }, kept},
 	}
 }
 
@@ -30,12 +43,22 @@ type score struct {
 	recall  float64 // share of queries whose tool was offered
 	tokens  float64 // mean estimated tokens offered
 	misses  []query
+	// reachable counts the queries with a tool that may be offered at
+	// all; reachableRecall is the recall on those alone.
+	reachable       int
+	reachableRecall float64
 }
 
 func evaluate(m method, qs []query) score {
 	var s score
 	found := 0
 	for _, q := range qs {
+		for _, want := range q.Tools {
+			if !m.kept[want] {
+				s.reachable++
+				break
+			}
+		}
 		offered := m.offer(q.Query)
 		bytes, hit := 0, false
 		for _, t := range offered {
@@ -56,6 +79,9 @@ func evaluate(m method, qs []query) score {
 		s.recall = float64(found) / float64(len(qs))
 		s.tokens /= float64(len(qs))
 	}
+	if s.reachable > 0 {
+		s.reachableRecall = float64(found) / float64(s.reachable)
+	}
 	return s
 }
 
@@ -72,31 +98,54 @@ func splits(qs []query) map[string][]query {
 	return out
 }
 
+// evaluation is a catalogue with the queries asked of it, by split.
+type evaluation struct {
+	cat    []*tools.Tool
+	total  float64 // the catalogue's tokens
+	splits map[string][]query
+	order  []string
+}
+
+// evaluations are the repository's queries over the captured catalogue
+// (tune, heldout and all), then the set written blind to the selector
+// over that catalogue grown by the set's own servers (unseen).
+func evaluations(tb testing.TB) []evaluation {
+	cat := benchCatalogue(tb)
+	ucat := unseenCatalogue(tb)
+	return []evaluation{
+		{cat, float64(selector.NewIndex(cat).CatalogueTokens()), splits(loadQueries(tb, cat)), []string{"tune", "heldout", "all"}},
+		{ucat, float64(selector.NewIndex(ucat).CatalogueTokens()),
+			map[string][]query{"unseen": loadQueriesFrom(tb, ucat, filepath.Join("unseen", "queries.json"))}, []string{"unseen"}},
+	}
+}
+
 // BenchmarkSelection runs the labelled queries over the captured catalogue
 // for tai's selector and the BM25 baseline, side by side. Per split it
 // reports recall, the mean offered tokens, their share of the catalogue's
 // tokens, and (ns/op) the time of one selection.
 func BenchmarkSelection(b *testing.B) {
-	cat := benchCatalogue(b)
-	qs := loadQueries(b, cat)
-	total := float64(selector.NewIndex(cat).CatalogueTokens())
-	b.Logf("catalogue: %d tools, %.0f tokens; %d queries", len(cat), total, len(qs))
-	sp := splits(qs)
-	for _, m := range methods(cat) {
-		for _, name := range []string{"tune", "heldout", "all"} {
-			set := sp[name]
-			b.Run(m.name+"/"+name, func(b *testing.B) {
-				s := evaluate(m, set)
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					m.offer(set[i%len(set)].Query)
-				}
-				b.ReportMetric(100*s.recall, "recall%")
-				b.ReportMetric(s.tokens, "tokens")
-				b.ReportMetric(100*s.tokens/total, "%catalogue")
-			})
+	for _, ev := range evaluations(b) {
+		b.Logf("catalogue: %d tools, %.0f tokens; splits %v", len(ev.cat), ev.total, ev.order)
+		for _, m := range methods(ev.cat) {
+			for _, name := range ev.order {
+				benchSplit(b, m, name, ev.splits[name], ev.total)
+			}
 		}
 	}
+}
+
+func benchSplit(b *testing.B, m method, name string, set []query, total float64) {
+	b.Run(m.name+"/"+name, func(b *testing.B) {
+		s := evaluate(m, set)
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			m.offer(set[i%len(set)].Query)
+		}
+		b.ReportMetric(100*s.recall, "recall%")
+		b.ReportMetric(100*s.reachableRecall, "reachable-recall%")
+		b.ReportMetric(s.tokens, "tokens")
+		b.ReportMetric(100*s.tokens/total, "%catalogue")
+	})
 }
 
 // BenchmarkSelect3200 times one selection over a synthetic catalogue of
@@ -137,14 +186,19 @@ func TestSelection_Targets(t *testing.T) {
 		t.Fatalf("%d queries; the benchmark needs at least 100", len(qs))
 	}
 	total := float64(selector.NewIndex(cat).CatalogueTokens())
-	sp := splits(qs)
-	for _, m := range methods(cat) {
-		for _, name := range []string{"tune", "heldout"} {
-			s := evaluate(m, sp[name])
-			t.Logf("%-5s %-8s recall %5.1f%% of %3d, %5.0f tokens (%.1f%% of %.0f)", m.name, name, 100*s.recall, s.queries, s.tokens, 100*s.tokens/total, total)
-			if m.name == "tai" && testing.Verbose() {
-				for _, q := range s.misses {
-					t.Logf("  miss (%s): %q wants %v", name, q.Query, q.Tools)
+	for _, ev := range evaluations(t) {
+		for _, m := range methods(ev.cat) {
+			for _, name := range ev.order {
+				if name == "all" {
+					continue
+				}
+				s := evaluate(m, ev.splits[name])
+				t.Logf("%-5s %-8s recall %5.1f%% of %3d (%5.1f%% of the %d that may be offered), %5.0f tokens (%.1f%% of %.0f)",
+					m.name, name, 100*s.recall, s.queries, 100*s.reachableRecall, s.reachable, s.tokens, 100*s.tokens/ev.total, ev.total)
+				if m.name == "tai" && testing.Verbose() {
+					for _, q := range s.misses {
+						t.Logf("  miss (%s): %q wants %v", name, q.Query, q.Tools)
+					}
 				}
 			}
 		}

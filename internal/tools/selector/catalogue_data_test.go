@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"tai/internal/mcp/wire"
 	"tai/internal/tools"
 	"tai/internal/tools/catalog"
 	"tai/internal/vault"
@@ -25,14 +26,20 @@ type captured struct {
 	} `json:"tools"`
 }
 
-// capturedTools reads every captured server as the vault caches it.
-func capturedTools(tb testing.TB) []vault.MCPTool {
+// capturedTools reads every server captured in the folders of testdata
+// given, as the vault caches them: ordered by server, then by the server's
+// own order.
+func capturedTools(tb testing.TB, dirs ...string) []vault.MCPTool {
 	tb.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", "servers", "*.json"))
-	if err != nil || len(files) == 0 {
-		tb.Fatalf("no captured servers in testdata/servers (%v)", err)
+	var files []string
+	for _, dir := range dirs {
+		fs, err := filepath.Glob(filepath.Join("testdata", dir, "*.json"))
+		if err != nil || len(fs) == 0 {
+			tb.Fatalf("no captured servers in testdata/%s (%v)", dir, err)
+		}
+		files = append(files, fs...)
 	}
-	sort.Strings(files)
+	sort.Slice(files, func(i, j int) bool { return filepath.Base(files[i]) < filepath.Base(files[j]) })
 	var out []vault.MCPTool
 	for _, f := range files {
 		b, err := os.ReadFile(f)
@@ -51,26 +58,39 @@ func capturedTools(tb testing.TB) []vault.MCPTool {
 }
 
 // benchCatalogue is the benchmark's catalogue: tai's native tools followed
-// by the captured servers' tools, as the registry lists them.
-func benchCatalogue(tb testing.TB) []*tools.Tool {
+// by the tools of the servers captured in testdata/servers, as the
+// registry lists them.
+func benchCatalogue(tb testing.TB) []*tools.Tool { return catalogueOf(tb, "servers") }
+
+// unseenCatalogue adds the servers of the held-out set written blind to
+// the selector (testdata/unseen) to benchCatalogue.
+func unseenCatalogue(tb testing.TB) []*tools.Tool {
+	return catalogueOf(tb, "servers", filepath.Join("unseen", "servers"))
+}
+
+func catalogueOf(tb testing.TB, dirs ...string) []*tools.Tool {
 	reg := tools.NewRegistry(catalog.Native()...)
-	reg.Fallback = source(bridged(capturedTools(tb)))
+	reg.Fallback = source(bridged(capturedTools(tb, dirs...)))
 	return reg.All()
 }
 
 // bridged builds the tools the MCP bridge offers for cached tool lists:
 // mcp_<server>_<tool> sanitized to [a-z0-9_], description and schema
-// passed through. The captured names are short and distinct, so the
-// bridge's namer (length cap, collision suffixes) names them the same.
+// passed through, and a server's tools past MCP_MAX_TOOLS listed but
+// Unoffered. The captured names are short and distinct, so the bridge's
+// namer (length cap, collision suffixes) names them the same.
 func bridged(cached []vault.MCPTool) []*tools.Tool {
 	out := make([]*tools.Tool, 0, len(cached))
+	perServer := map[string]int{}
 	for _, c := range cached {
 		schema := c.Schema
 		if len(schema) == 0 || schema[0] != '{' {
 			schema = json.RawMessage(`{"type":"object","properties":{}}`)
 		}
 		out = append(out, &tools.Tool{Name: "mcp_" + sanitize(c.Server) + "_" + sanitize(c.Tool),
-			Description: c.Description, Schema: schema, Group: "mcp", Server: c.Server, Remote: c.Tool})
+			Description: c.Description, Schema: schema, Group: "mcp", Server: c.Server, Remote: c.Tool,
+			Unoffered: perServer[c.Server] >= wire.MaxTools})
+		perServer[c.Server]++
 	}
 	return out
 }
@@ -102,7 +122,7 @@ func (s source) Lookup(name string) (*tools.Tool, bool) {
 // the captured servers under new server names, so the vocabulary and the
 // spec sizes stay those of real servers.
 func syntheticCatalogue(tb testing.TB, n int) []*tools.Tool {
-	base := capturedTools(tb)
+	base := capturedTools(tb, "servers")
 	all := catalog.Native()
 	var cached []vault.MCPTool
 	for copyN := 0; len(all)+len(cached) < n; copyN++ {
@@ -133,15 +153,21 @@ func (q query) heldOut() bool {
 	return h.Sum32()%4 == 0
 }
 
+// loadQueries reads testdata/queries.json and checks that every tool it
+// names is in cat.
 func loadQueries(tb testing.TB, cat []*tools.Tool) []query {
+	return loadQueriesFrom(tb, cat, "queries.json")
+}
+
+func loadQueriesFrom(tb testing.TB, cat []*tools.Tool, file string) []query {
 	tb.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "queries.json"))
+	b, err := os.ReadFile(filepath.Join("testdata", file))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	var qs []query
 	if err := json.Unmarshal(b, &qs); err != nil {
-		tb.Fatalf("queries.json: %v", err)
+		tb.Fatalf("%s: %v", file, err)
 	}
 	names := map[string]bool{}
 	for _, t := range cat {

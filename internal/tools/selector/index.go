@@ -57,6 +57,9 @@ type Index struct {
 	total    int   // spec bytes of the whole catalogue
 	postings map[string][]posting
 	byName   map[string]int
+	// named maps a word of a server's name that stands for that server
+	// (most tools using the word are the server's) to its tools.
+	named map[string][]int32
 }
 
 // NewIndex indexes ts in the order given; ties in ranking keep that order.
@@ -81,7 +84,29 @@ func NewIndex(ts []*tools.Tool) *Index {
 		}
 	}
 	ix.weigh(docs, lens)
+	ix.nameServers()
 	return ix
+}
+
+// nameServers finds the words that name a server: a word of the server's
+// name for which at least half the tools using it anywhere belong to the
+// server. "linear" names a server called linear; "search" does not name
+// brave_search, since tools of every kind use it.
+func (ix *Index) nameServers() {
+	byServer := map[string][]int32{}
+	for i, t := range ix.tools {
+		if t.Server != "" {
+			byServer[t.Server] = append(byServer[t.Server], int32(i))
+		}
+	}
+	ix.named = map[string][]int32{}
+	for srv, members := range byServer {
+		for _, w := range Words(srv) {
+			if df := len(ix.postings[w]); df > 0 && 2*len(members) >= df {
+				ix.named[w] = members
+			}
+		}
+	}
 }
 
 // weigh turns term counts into BM25F postings.

@@ -20,6 +20,10 @@ type Query struct {
 // long and mostly data, so they steer the choice without taking it over.
 const trafficWeight = 0.3
 
+// serverBoost multiplies the score of every tool of a server the input
+// names: "list my open issues in linear" is about linear's tools first.
+const serverBoost = 2
+
 // Hit is one ranked tool.
 type Hit struct {
 	Tool  *tools.Tool
@@ -85,6 +89,14 @@ func (ix *Index) Rank(q Query) []Hit {
 			best[d] = 0
 		}
 		touched = touched[:0]
+	}
+	for _, c := range ix.concepts(q) {
+		if c.weight < 1 {
+			continue // only the person's own words name a server
+		}
+		for _, d := range ix.named[c.stem] {
+			scores[d] *= serverBoost
+		}
 	}
 	var hits []int32
 	for i, s := range scores {

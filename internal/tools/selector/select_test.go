@@ -131,3 +131,36 @@ func TestLoad_LastsOneTurn(t *testing.T) {
 		t.Error("Load reported success without host state")
 	}
 }
+
+// A server the person names comes first: its tools outrank a tool that
+// shares a rarer word with the request. A word of a server's name that
+// tools of every kind use ("search") does not name the server.
+func TestRank_NamedServerFirst(t *testing.T) {
+	ts := []*tools.Tool{
+		tool("todo_write", "Write the task list of this turn"),
+		tool("grep", "Search file contents for a pattern"),
+		tool("glob", "Search for files by name pattern"),
+		{Name: "mcp_linear_list_issues", Description: "List issues of a team", Server: "linear", Remote: "list_issues"},
+		{Name: "mcp_linear_create_issue", Description: "Create an issue", Server: "linear", Remote: "create_issue"},
+		{Name: "mcp_brave_search_web", Description: "Search the web", Server: "brave_search", Remote: "web"},
+	}
+	ix := selector.NewIndex(ts)
+	top := ix.Rank(selector.Query{Input: "the task list in linear"})
+	if len(top) < 2 || top[0].Tool.Server != "linear" {
+		t.Fatalf("naming linear ranked %v first", names(hitTools(top)))
+	}
+	if hits := ix.Rank(selector.Query{Input: "search for a pattern"}); hits[0].Tool.Server == "brave_search" {
+		t.Errorf("\"search\" named the brave_search server: %v", names(hitTools(hits)))
+	}
+	if hits := ix.Rank(selector.Query{Input: "the task list", Traffic: "linear"}); hits[0].Tool.Server == "linear" {
+		t.Errorf("a server named only in tool traffic was put first: %v", names(hitTools(hits)))
+	}
+}
+
+func hitTools(hs []selector.Hit) []*tools.Tool {
+	var out []*tools.Tool
+	for _, h := range hs {
+		out = append(out, h.Tool)
+	}
+	return out
+}
