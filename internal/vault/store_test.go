@@ -124,7 +124,10 @@ func makeReadOnly(t *testing.T, dir string) {
 		return
 	}
 	if out, err := exec.Command("chattr", "+i", dir).CombinedOutput(); err != nil {
-		t.Fatalf("chattr +i: %v: %s", err, out)
+		// tmpfs and overlay file systems have no immutable flag, and root
+		// writes through any mode bits: nothing here can make the home
+		// read-only for this process.
+		t.Skipf("root, and chattr +i fails on this file system (%v: %s)", err, bytes.TrimSpace(out))
 	}
 	t.Cleanup(func() { exec.Command("chattr", "-i", dir).Run() })
 }
