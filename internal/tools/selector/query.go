@@ -3,6 +3,7 @@ package selector
 import (
 	"sort"
 	"strings"
+	"unicode"
 
 	"tai/internal/tools"
 )
@@ -23,6 +24,40 @@ const trafficWeight = 0.3
 // serverBoost multiplies the score of every tool of a server the input
 // names: "list my open issues in linear" is about linear's tools first.
 const serverBoost = 2
+
+// quotedWeight is what a word quoted in the input counts for: a quoted
+// span is the payload of the request (a message to send, a commit
+// message, a text to search for), not what the person asks to be done.
+const quotedWeight = 0.3
+
+// splitQuoted separates the spans of text quoted with '…', "…", `…`, ‘…’
+// or “…” from the rest. A quote counts only at a word's edge, so the
+// apostrophes of "what's" and "team's" quote nothing; an unclosed quote
+// quotes nothing.
+func splitQuoted(text string) (said, quoted string) {
+	var s, q strings.Builder
+	closing := map[rune]rune{'\'': '\'', '"': '"', '`': '`', '‘': '’', '“': '”'}
+	rs := []rune(text)
+	edge := func(i int) bool { return i < 0 || i >= len(rs) || !unicode.IsLetter(rs[i]) && !unicode.IsDigit(rs[i]) }
+	for i := 0; i < len(rs); i++ {
+		end, ok := closing[rs[i]]
+		if ok && edge(i-1) {
+			j := i + 1
+			for j < len(rs) && !(rs[j] == end && edge(j+1)) {
+				j++
+			}
+			if j < len(rs) && j > i+1 {
+				q.WriteString(string(rs[i+1 : j]))
+				q.WriteByte(' ')
+				s.WriteByte(' ')
+				i = j
+				continue
+			}
+		}
+		s.WriteRune(rs[i])
+	}
+	return s.String(), q.String()
+}
 
 // Hit is one ranked tool.
 type Hit struct {
@@ -62,7 +97,9 @@ func (ix *Index) concepts(q Query) []concept {
 			}
 		})
 	}
-	add(q.Input, 1)
+	said, quoted := splitQuoted(q.Input)
+	add(said, 1)
+	add(quoted, quotedWeight)
 	add(q.Traffic, trafficWeight)
 	out := make([]concept, 0, len(w))
 	for t, weight := range w {

@@ -27,3 +27,19 @@ func TestWords(t *testing.T) {
 		}
 	}
 }
+
+func TestSplitQuoted(t *testing.T) {
+	for _, tc := range []struct{ in, said, quoted string }{
+		{`commit with the message 'fix typo in readme'`, `commit with the message  `, `fix typo in readme `},
+		{`what's in the team's cycle`, `what's in the team's cycle`, ``},
+		{`send "hello there" and “good night” to ‘bob’`, `send   and   to  `, `hello there good night bob `},
+		{"run `make test` now", "run   now", "make test "},
+		{`an 'unclosed quote`, `an 'unclosed quote`, ``},
+		{`empty '' quotes`, `empty '' quotes`, ``},
+	} {
+		said, quoted := splitQuoted(tc.in)
+		if said != tc.said || quoted != tc.quoted {
+			t.Errorf("splitQuoted(%q) = %q, %q; want %q, %q", tc.in, said, quoted, tc.said, tc.quoted)
+		}
+	}
+}
