@@ -26,21 +26,15 @@ type captured struct {
 	} `json:"tools"`
 }
 
-// capturedTools reads every server captured in the folders of testdata
-// given, as the vault caches them: ordered by server, then by the server's
-// own order.
-func capturedTools(tb testing.TB, dirs ...string) []vault.MCPTool {
+// readCaptured reads the servers captured in a folder of testdata, in
+// file name order. Each file must be named after its server.
+func readCaptured(tb testing.TB, dir string) []captured {
 	tb.Helper()
-	var files []string
-	for _, dir := range dirs {
-		fs, err := filepath.Glob(filepath.Join("testdata", dir, "*.json"))
-		if err != nil || len(fs) == 0 {
-			tb.Fatalf("no captured servers in testdata/%s (%v)", dir, err)
-		}
-		files = append(files, fs...)
+	files, err := filepath.Glob(filepath.Join("testdata", dir, "*.json"))
+	if err != nil || len(files) == 0 {
+		tb.Fatalf("no captured servers in testdata/%s (%v)", dir, err)
 	}
-	sort.Slice(files, func(i, j int) bool { return filepath.Base(files[i]) < filepath.Base(files[j]) })
-	var out []vault.MCPTool
+	var out []captured
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -50,6 +44,26 @@ func capturedTools(tb testing.TB, dirs ...string) []vault.MCPTool {
 		if err := json.Unmarshal(b, &c); err != nil {
 			tb.Fatalf("%s: %v", f, err)
 		}
+		if c.Server+".json" != filepath.Base(f) {
+			tb.Fatalf("%s: captured server is named %q", f, c.Server)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// capturedTools reads every server captured in the folders of testdata
+// given, as the vault caches them: ordered by server, then by the server's
+// own order.
+func capturedTools(tb testing.TB, dirs ...string) []vault.MCPTool {
+	tb.Helper()
+	var servers []captured
+	for _, dir := range dirs {
+		servers = append(servers, readCaptured(tb, dir)...)
+	}
+	sort.Slice(servers, func(i, j int) bool { return servers[i].Server < servers[j].Server })
+	var out []vault.MCPTool
+	for _, c := range servers {
 		for i, t := range c.Tools {
 			out = append(out, vault.MCPTool{Server: c.Server, Tool: t.Name, Description: t.Description, Schema: t.InputSchema, Position: i})
 		}
@@ -87,12 +101,19 @@ func bridged(cached []vault.MCPTool) []*tools.Tool {
 		if len(schema) == 0 || schema[0] != '{' {
 			schema = json.RawMessage(`{"type":"object","properties":{}}`)
 		}
-		out = append(out, &tools.Tool{Name: "mcp_" + sanitize(c.Server) + "_" + sanitize(c.Tool),
+		out = append(out, &tools.Tool{Name: bridgedName(c.Server, c.Tool),
 			Description: c.Description, Schema: schema, Group: "mcp", Server: c.Server, Remote: c.Tool,
 			Unoffered: perServer[c.Server] >= wire.MaxTools})
 		perServer[c.Server]++
 	}
 	return out
+}
+
+// bridgedName is the name tai's bridge gives a server's tool when it is
+// short enough to need no hash: mcp_<server>_<tool>, lower-cased, with
+// everything outside [a-z0-9_] turned into '_'.
+func bridgedName(server, tool string) string {
+	return "mcp_" + sanitize(server) + "_" + sanitize(tool)
 }
 
 func sanitize(s string) string {

@@ -14,66 +14,13 @@ import (
 // written without looking at the selector. These tests check only that the
 // data is sound: they do not run the selector on it.
 
-// unseenQuery is one line of testdata/unseen/queries.json.
-type unseenQuery struct {
-	Query string   `json:"query"`
-	Tools []string `json:"tools"`
-}
-
-// capturedServer is the part of a captured tool list these tests read.
-type capturedServer struct {
-	Server string `json:"server"`
-	Tools  []struct {
-		Name string `json:"name"`
-	} `json:"tools"`
-}
-
-// bridgedName is the name tai's bridge gives a server's tool when it is
-// short enough to need no hash: mcp_<server>_<tool>, lower-cased, with
-// everything outside [a-z0-9_] turned into '_'.
-func bridgedName(server, tool string) string {
-	clean := func(s string) string {
-		return strings.Map(func(r rune) rune {
-			if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' {
-				return r
-			}
-			return '_'
-		}, strings.ToLower(s))
-	}
-	return "mcp_" + clean(server) + "_" + clean(tool)
-}
-
-func readCaptures(t *testing.T, dir string) []capturedServer {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []capturedServer
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var c capturedServer
-		if err := json.Unmarshal(b, &c); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		if c.Server+".json" != filepath.Base(f) {
-			t.Errorf("%s: captured server is named %q", f, c.Server)
-		}
-		out = append(out, c)
-	}
-	return out
-}
-
-func readUnseenQueries(t *testing.T) []unseenQuery {
+func readUnseenQueries(t *testing.T) []query {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", "unseen", "queries.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var qs []unseenQuery
+	var qs []query
 	if err := json.Unmarshal(b, &qs); err != nil {
 		t.Fatalf("testdata/unseen/queries.json: %v", err)
 	}
@@ -82,10 +29,10 @@ func readUnseenQueries(t *testing.T) []unseenQuery {
 
 func TestUnseenData_ServersAreNewAndEnough(t *testing.T) {
 	known := map[string]bool{}
-	for _, c := range readCaptures(t, filepath.Join("testdata", "servers")) {
+	for _, c := range readCaptured(t, "servers") {
 		known[c.Server] = true
 	}
-	unseen := readCaptures(t, filepath.Join("testdata", "unseen", "servers"))
+	unseen := readCaptured(t, filepath.Join("unseen", "servers"))
 	if len(unseen) < 12 {
 		t.Errorf("testdata/unseen/servers has %d servers, want at least 12", len(unseen))
 	}
@@ -106,8 +53,8 @@ func TestUnseenData_LabelsNameExistingTools(t *testing.T) {
 	for _, tool := range catalog.Native() {
 		count[tool.Name]++
 	}
-	for _, dir := range []string{filepath.Join("testdata", "servers"), filepath.Join("testdata", "unseen", "servers")} {
-		for _, c := range readCaptures(t, dir) {
+	for _, dir := range []string{"servers", filepath.Join("unseen", "servers")} {
+		for _, c := range readCaptured(t, dir) {
 			for _, tool := range c.Tools {
 				count[bridgedName(c.Server, tool.Name)]++
 			}
