@@ -23,7 +23,7 @@ var DefaultCore = []string{"tool_search", "read_file", "list_dir", "grep", "edit
 // minRelevance drops matches scoring under this fraction of the best one:
 // a tool that shares only a common word with the request costs tokens
 // without being a plausible choice.
-const minRelevance = 0.2
+const minRelevance = 0.3
 
 // typicalTokens is the size of a typical tool spec. A larger one needs
 // proportionally stronger evidence to be offered: it spends budget that
