@@ -30,6 +30,16 @@ const serverBoost = 2
 // message, a text to search for), not what the person asks to be done.
 const quotedWeight = 0.3
 
+// isNumber reports whether a word is all digits.
+func isNumber(w string) bool {
+	for _, r := range w {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return w != ""
+}
+
 // splitQuoted separates the spans of text quoted with '…', "…", `…`, ‘…’
 // or “…” from the rest. A quote counts only at a word's edge, so the
 // apostrophes of "what's" and "team's" quote nothing; an unclosed quote
@@ -92,8 +102,12 @@ func (ix *Index) concepts(q Query) []concept {
 				}
 				return
 			}
+			ww := weight
+			if isNumber(word) {
+				ww *= quotedWeight // 20, 1423: data, like a quoted span
+			}
 			for _, t := range Words(word) {
-				note(t, weight)
+				note(t, ww)
 			}
 		})
 	}

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"tai/internal/tools"
 )
 
 func TestWords(t *testing.T) {
@@ -41,5 +43,22 @@ func TestSplitQuoted(t *testing.T) {
 		if said != tc.said || quoted != tc.quoted {
 			t.Errorf("splitQuoted(%q) = %q, %q; want %q, %q", tc.in, said, quoted, tc.said, tc.quoted)
 		}
+	}
+}
+
+// A number in a request is data: it must not outweigh the words that say
+// what to do, even when a tool happens to mention the same number.
+func TestRank_NumbersAreData(t *testing.T) {
+	ix := NewIndex([]*tools.Tool{
+		{Name: "legacy_api_2010", Description: "Call the 2010 API version"},
+		{Name: "close_ticket", Description: "Close a ticket"},
+		{Name: "list_files", Description: "List files"},
+	})
+	hits := ix.Rank(Query{Input: "close ticket 2010"})
+	if len(hits) == 0 || hits[0].Tool.Name != "close_ticket" {
+		t.Fatalf("ranked %v first", hits)
+	}
+	if len(hits) < 2 || hits[1].Score > hits[0].Score*quotedWeight*1.5 {
+		t.Errorf("the number's match scores %.2f against %.2f", hits[1].Score, hits[0].Score)
 	}
 }
