@@ -2,7 +2,7 @@ GO      ?= go
 BIN     ?= bin/tai
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: build test unit interop fmt-check vet lint bench-vault bench-client bench-llm bench-bridge bench-agent bench-select bench-serve
+.PHONY: build test unit interop fmt-check vet lint bench-vault bench-client bench-llm bench-bridge bench-agent bench-select bench-serve bench-start
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/tai
@@ -53,3 +53,8 @@ bench-select:
 # ceiling; see docs/benchmarks.md.
 bench-serve:
 	interop/bench-serve
+
+# tai's start-up (--version, --help, first model request) beside Claude Code,
+# Codex CLI and Gemini CLI, pinned in interop/benchstart; see docs/benchmarks.md.
+bench-start:
+	interop/bench-start
