@@ -21,7 +21,9 @@ func Describe(x config.Expanded, why string) tools.Consent {
 	var b strings.Builder
 	var title string
 	if e.Transport == config.Stdio {
-		title = fmt.Sprintf("MCP server %s (%s): run %s", e.Name, why, wire.Printable(e.Command, 80))
+		// The title alone is what an approval given in advance (--yes,
+		// --auto) prints, so it names the whole command line too.
+		title = fmt.Sprintf("MCP server %s (%s): run %s", e.Name, why, wire.Printable(hide(argv(e)), 160))
 		fmt.Fprintf(&b, "will run: %s\n", hide(argv(e)))
 		if e.Cwd != "" {
 			fmt.Fprintf(&b, "in: %s\n", wire.Printable(e.Cwd, 200))
