@@ -3,6 +3,7 @@ package selector
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -57,9 +58,12 @@ type Index struct {
 	total    int   // spec bytes of the whole catalogue
 	postings map[string][]posting
 	byName   map[string]int
-	// named maps a word of a server's name that stands for that server
-	// (most tools using the word are the server's) to its tools.
-	named map[string][]int32
+	// named maps a word of a server's name that stands for the server
+	// (at least half the tools using the word are the server's) to it,
+	// or to both of two servers that hold half each; members maps each
+	// server to its tools.
+	named   map[string][]string
+	members map[string][]int32
 }
 
 // NewIndex indexes ts in the order given; ties in ranking keep that order.
@@ -93,17 +97,17 @@ func NewIndex(ts []*tools.Tool) *Index {
 // server. "linear" names a server called linear; "search" does not name
 // brave_search, since tools of every kind use it.
 func (ix *Index) nameServers() {
-	byServer := map[string][]int32{}
+	ix.members = map[string][]int32{}
 	for i, t := range ix.tools {
 		if t.Server != "" {
-			byServer[t.Server] = append(byServer[t.Server], int32(i))
+			ix.members[t.Server] = append(ix.members[t.Server], int32(i))
 		}
 	}
-	ix.named = map[string][]int32{}
-	for srv, members := range byServer {
+	ix.named = map[string][]string{}
+	for srv, members := range ix.members {
 		for _, w := range Words(srv) {
-			if df := len(ix.postings[w]); df > 0 && 2*len(members) >= df {
-				ix.named[w] = members
+			if df := len(ix.postings[w]); df > 0 && 2*len(members) >= df && !slices.Contains(ix.named[w], srv) {
+				ix.named[w] = append(ix.named[w], srv)
 			}
 		}
 	}

@@ -40,17 +40,19 @@ func isNumber(w string) bool {
 	return w != ""
 }
 
+// closingQuote maps each opening quote to the one that closes it.
+var closingQuote = map[rune]rune{'\'': '\'', '"': '"', '`': '`', '‘': '’', '“': '”'}
+
 // splitQuoted separates the spans of text quoted with '…', "…", `…`, ‘…’
 // or “…” from the rest. A quote counts only at a word's edge, so the
 // apostrophes of "what's" and "team's" quote nothing; an unclosed quote
 // quotes nothing.
 func splitQuoted(text string) (said, quoted string) {
 	var s, q strings.Builder
-	closing := map[rune]rune{'\'': '\'', '"': '"', '`': '`', '‘': '’', '“': '”'}
 	rs := []rune(text)
 	edge := func(i int) bool { return i < 0 || i >= len(rs) || !unicode.IsLetter(rs[i]) && !unicode.IsDigit(rs[i]) }
 	for i := 0; i < len(rs); i++ {
-		end, ok := closing[rs[i]]
+		end, ok := closingQuote[rs[i]]
 		if ok && edge(i-1) {
 			j := i + 1
 			for j < len(rs) && !(rs[j] == end && edge(j+1)) {
@@ -130,7 +132,8 @@ func (ix *Index) Rank(q Query) []Hit {
 	scores := make([]float32, n)
 	best := make([]float32, n)
 	touched := make([]int32, 0, 64)
-	for _, c := range ix.concepts(q) {
+	concepts := ix.concepts(q)
+	for _, c := range concepts {
 		touched = ix.match(c.stem, 1, best, touched)
 		for _, r := range relatedStems[c.stem] {
 			touched = ix.match(r, expansionWeight, best, touched)
@@ -141,11 +144,17 @@ func (ix *Index) Rank(q Query) []Hit {
 		}
 		touched = touched[:0]
 	}
-	for _, c := range ix.concepts(q) {
+	named := map[string]bool{}
+	for _, c := range concepts {
 		if c.weight < 1 {
 			continue // only the person's own words name a server
 		}
-		for _, d := range ix.named[c.stem] {
+		for _, srv := range ix.named[c.stem] {
+			named[srv] = true
+		}
+	}
+	for srv := range named { // once per server, however many of its words were used
+		for _, d := range ix.members[srv] {
 			scores[d] *= serverBoost
 		}
 	}
