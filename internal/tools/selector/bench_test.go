@@ -208,4 +208,13 @@ func TestSelection_Targets(t *testing.T) {
 		t.Errorf("recall %.1f%% with %.0f tokens offered (%.1f%% of the catalogue); want ≥ 95%% within 10%%",
 			100*s.recall, s.tokens, 100*s.tokens/total)
 	}
+	// On the set written blind to the selector, over 1,200 tools, tai must
+	// stay ahead of the baseline while offering fewer tokens.
+	ev := evaluations(t)[1]
+	ms := methods(ev.cat)
+	ours, base := evaluate(ms[0], ev.splits["unseen"]), evaluate(ms[1], ev.splits["unseen"])
+	if ours.recall <= base.recall || ours.tokens >= base.tokens {
+		t.Errorf("unseen set: tai %.1f%% with %.0f tokens, BM25 %.1f%% with %.0f; want tai ahead with fewer tokens",
+			100*ours.recall, ours.tokens, 100*base.recall, base.tokens)
+	}
 }
