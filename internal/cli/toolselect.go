@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -31,6 +33,9 @@ bytes/4 of each serialized spec {name, description, parameters}.
 			}
 			reg, err := a.toolRegistry(cmd.Context())
 			if err != nil {
+				return err
+			}
+			if err := a.noteLeftOut(cmd.Context()); err != nil {
 				return err
 			}
 			ix := selector.NewIndex(reg.All())
@@ -77,4 +82,39 @@ func printSelection(w io.Writer, ix *selector.Index, sel selector.Selection) err
 	_, err := fmt.Fprintf(w, "%d of %d tools, %d tokens (%.1f%% of the catalogue's %d)\n",
 		len(sel.Tools), ix.Len(), sel.Tokens, share, sel.CatalogueTokens)
 	return err
+}
+
+// noteLeftOut says on stderr which registered servers' cached tools the
+// selection does not consider: a server not enabled for the profile, and
+// tools withheld until their definitions are approved. The selection is
+// right to leave them out; the note keeps a measurement from silently
+// running on fewer tools than the person registered.
+func (a *App) noteLeftOut(ctx context.Context) error {
+	p, err := a.Profile(ctx)
+	if err != nil {
+		return err
+	}
+	list, err := a.newBridge(p, nil).Servers(ctx)
+	if err != nil {
+		return err
+	}
+	var off []string
+	pending := 0
+	for _, s := range list {
+		if !slices.Contains(s.Profiles, p) {
+			if s.Tools > 0 {
+				off = append(off, s.Name)
+			}
+			continue
+		}
+		pending += s.Pending
+	}
+	if len(off) > 0 {
+		fmt.Fprintf(a.Stderr, "tai: note: not enabled for profile %s, so their tools are left out: %s (tai mcp enable NAME)\n",
+			p, textsafe.Line(strings.Join(off, ", ")))
+	}
+	if pending > 0 {
+		fmt.Fprintf(a.Stderr, "tai: note: %d tools of enabled servers await approval and are left out (tai mcp tools SERVER --approve)\n", pending)
+	}
+	return nil
 }
