@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
+
+	"tai/internal/mcp/mcptest"
 )
 
 // checkLeaks fails the test if, once it and its cleanups are done, more
@@ -16,19 +16,7 @@ import (
 // left, zombies included. Register it first, so that it runs last.
 func checkLeaks(t *testing.T) {
 	t.Helper()
-	before := runtime.NumGoroutine()
-	t.Cleanup(func() {
-		// Goroutines of the HTTP machinery end shortly after their
-		// connections close; give them a bounded moment.
-		deadline := time.Now().Add(5 * time.Second)
-		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-			time.Sleep(5 * time.Millisecond)
-		}
-		if n := runtime.NumGoroutine(); n > before {
-			buf := make([]byte, 1<<20)
-			buf = buf[:runtime.Stack(buf, true)]
-			t.Errorf("%d goroutines left behind:\n%s", n-before, buf)
-		}
+	mcptest.CheckGoroutines(t, func() {
 		if kids := childProcesses(); len(kids) > 0 {
 			t.Errorf("child processes left behind: %v", kids)
 		}

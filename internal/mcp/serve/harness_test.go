@@ -8,15 +8,14 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"tai/internal/agent"
 	"tai/internal/llm"
 	"tai/internal/llm/llmtest"
+	"tai/internal/mcp/mcptest"
 	"tai/internal/mcp/wire"
 	"tai/internal/profile"
 	"tai/internal/tools"
@@ -200,18 +199,7 @@ func (h *harness) rpcError(sess, method string, params any) (int, *wire.Error) {
 // Register it first, so that it runs last.
 func checkLeaks(t *testing.T) {
 	t.Helper()
-	before := runtime.NumGoroutine()
-	t.Cleanup(func() {
-		// Connection goroutines end shortly after their connections close.
-		deadline := time.Now().Add(5 * time.Second)
-		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-			time.Sleep(5 * time.Millisecond)
-		}
-		if n := runtime.NumGoroutine(); n > before {
-			buf := make([]byte, 1<<20)
-			t.Errorf("%d goroutines left behind:\n%s", n-before, buf[:runtime.Stack(buf, true)])
-		}
-	})
+	mcptest.CheckGoroutines(t, nil)
 }
 
 // testHost is a Host on a fresh vault and a fake model, built like tai's
