@@ -97,9 +97,14 @@ func (t *turn) runCall(ctx context.Context, c llm.ToolCall) (llm.Message, string
 			return toolMessage(c, "not run: approval failed: "+err.Error(), true), ""
 		}
 		if !v.Allowed {
-			t.audit(ctx, tl, args, "denied", 0, 0)
+			outcome := "denied"
+			if v.Refused {
+				outcome = refusedOutcome
+			}
+			t.audit(ctx, tl, args, outcome, 0, 0)
 			return toolMessage(c, denialPrefix+v.Reason, false), ""
 		}
+		ctx = tools.WithLocalHosts(ctx, v.LocalHosts)
 	}
 	if tl.Name != "ask_user" {
 		t.emit(Event{Type: EventWaiting, Busy: true, Label: "running " + tl.Name})
@@ -129,7 +134,7 @@ func (t *turn) runCall(ctx context.Context, c llm.ToolCall) (llm.Message, string
 // bridge itself as mcp-call.
 func (t *turn) audit(ctx context.Context, tl *tools.Tool, args json.RawMessage, outcome string, took time.Duration, size int) {
 	env := t.a.Env
-	if tl.Bridged() && outcome != "denied" || env == nil || env.Store == nil {
+	if tl.Bridged() && outcome != "denied" && outcome != refusedOutcome || env == nil || env.Store == nil {
 		return
 	}
 	kind := "tool"

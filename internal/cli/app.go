@@ -53,6 +53,7 @@ type globalFlags struct {
 	yolo      bool
 	yes       bool
 	maxSteps  int
+	addDirs   []string
 	json      bool
 	print     string
 	continue_ bool

@@ -143,8 +143,12 @@ func (a *App) newToolHost(cfg profile.Config, o agentSetup) (*toolHost, error) {
 	if err != nil {
 		return nil, err
 	}
+	roots, err := a.addedDirs()
+	if err != nil {
+		return nil, err
+	}
 	reg := tools.NewRegistry(catalog.Native()...)
-	env := &tools.Env{Dir: dir, Store: a.store, Profile: cfg.Profile, Prompter: o.Prompter, State: &tools.State{},
+	env := &tools.Env{Dir: dir, Roots: roots, Store: a.store, Profile: cfg.Profile, Prompter: o.Prompter, State: &tools.State{},
 		Approval: cfg.Approval(), Tools: reg, Served: o.Served}
 	approver := &agent.Approver{Mode: cfg.Approval(), Store: a.store, Profile: cfg.Profile, Person: o.Person, Notices: o.Notices}
 	var b *bridge.Bridge

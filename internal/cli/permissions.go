@@ -2,6 +2,9 @@ package cli
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -9,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"tai/internal/textsafe"
-	"tai/internal/vault"
+	"tai/internal/tools"
 )
 
 func newPermissionsCmd(a *App) *cobra.Command {
@@ -36,10 +39,18 @@ func newPermissionsCmd(a *App) *cobra.Command {
 	}
 	cmd := &cobra.Command{
 		Use:   "permissions",
-		Short: "List and revoke standing \"always allow\" grants",
-		Long: `Answering "always" on a consent screen stores a grant for the tool (or for
-every tool of an MCP server) on the current profile; calls it covers no
-longer ask. Grants are per profile; a redefined MCP tool loses its grant.`,
+		Short: "List, grant and revoke standing \"always allow\" grants",
+		Long: `Answering "always" on a consent screen stores narrow grants on the current
+profile: a shell command prefix (command:go test), a web host
+(host:example.com), a directory read outside the workspace (dir:/srv/data),
+one MCP tool (tool:mcp_github_create_issue) or every tool of an MCP server
+(server:github). A loopback or private address needs its own grant
+(local-host:localhost:8080). Reads of sensitive places (tai's home, ~/.ssh,
+cloud credentials, other processes' environment) ask every time, whatever
+is granted.
+
+A grant for a whole tool that changes things (tool:shell, tool:write_file)
+is never stored by a key press: give it here, with tai permissions grant.`,
 		Args: exactArgs(0),
 		RunE: list,
 	}
@@ -50,9 +61,35 @@ longer ask. Grants are per profile; a redefined MCP tool loses its grant.`,
 		RunE:  list,
 	})
 	cmd.AddCommand(&cobra.Command{
-		Use:   "revoke SUBJECT",
-		Short: "Revoke a grant: a tool name, a server name, or tool:NAME / server:NAME",
-		Example: `  tai permissions revoke write_file
+		Use:   "grant KIND SUBJECT",
+		Short: "Grant a standing permission: " + strings.Join(tools.GrantKinds, ", "),
+		Example: `  tai permissions grant command "npm test"
+  tai permissions grant host api.github.com
+  tai permissions grant dir ~/src/shared
+  tai permissions grant tool write_file      # every write_file call, anywhere`,
+		Args: exactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			p, err := a.Profile(ctx)
+			if err != nil {
+				return err
+			}
+			kind, subject, err := grantArgs(args[0], args[1])
+			if err != nil {
+				return err
+			}
+			if err := a.store.AddGrant(ctx, p, kind, subject); err != nil {
+				return err
+			}
+			a.audit(ctx, "grant", kind+":"+subject, "ok")
+			fmt.Fprintf(a.Stdout, "granted %s:%s on profile %s\n", kind, textsafe.Line(subject), p)
+			return nil
+		},
+	})
+	cmd.AddCommand(&cobra.Command{
+		Use:   "revoke [KIND:]SUBJECT",
+		Short: "Revoke a grant: KIND:SUBJECT as tai permissions lists it, or a bare subject of any kind",
+		Example: `  tai permissions revoke command:"go test"
   tai permissions revoke server:github`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -62,7 +99,7 @@ longer ask. Grants are per profile; a redefined MCP tool loses its grant.`,
 				return err
 			}
 			kind, subject := "", args[0]
-			if k, rest, ok := strings.Cut(subject, ":"); ok && (k == vault.GrantTool || k == vault.GrantServer) {
+			if k, rest, ok := strings.Cut(subject, ":"); ok && slices.Contains(tools.GrantKinds, k) {
 				kind, subject = k, rest
 			}
 			if err := a.store.RevokeGrant(ctx, p, kind, subject); err != nil {
@@ -74,4 +111,71 @@ longer ask. Grants are per profile; a redefined MCP tool loses its grant.`,
 		},
 	})
 	return cmd
+}
+
+// grantArgs checks an explicit grant and puts its subject in the form the
+// approval policy compares: a host lower case, a directory absolute with
+// its links resolved.
+func grantArgs(kind, subject string) (string, string, error) {
+	subject = strings.TrimSpace(subject)
+	switch {
+	case !slices.Contains(tools.GrantKinds, kind):
+		return "", "", usageError("unknown kind %q: use one of %s", kind, strings.Join(tools.GrantKinds, ", "))
+	case subject == "":
+		return "", "", usageError("the subject is empty")
+	case textsafe.Line(subject) != subject:
+		return "", "", usageError("the subject %q holds control characters", subject)
+	}
+	switch kind {
+	case tools.GrantHost, tools.GrantLocalHost:
+		// Requests name hosts without the scheme's default port (HostOf).
+		h := tools.HostOf("https://" + strings.TrimSuffix(strings.TrimSuffix(subject, ":80"), ":443"))
+		if strings.ContainsAny(subject, "/?#@") || h == "" {
+			return "", "", usageError("%q is not a host: give a name or address, with :PORT for a port other than 80 and 443", subject)
+		}
+		return kind, h, nil
+	case tools.GrantDir:
+		abs, err := absDir(subject)
+		if err != nil {
+			return "", "", err
+		}
+		return kind, abs, nil
+	case tools.GrantCommand:
+		return kind, strings.Join(strings.Fields(subject), " "), nil
+	}
+	return kind, subject, nil
+}
+
+// absDir is an existing directory as an absolute path with its links
+// resolved.
+func absDir(p string) (string, error) {
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", err
+		}
+		p = filepath.Join(home, p[1:])
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(abs)
+	if err != nil || !fi.IsDir() {
+		return "", usageError("%s is not a directory", p)
+	}
+	return tools.Resolve(abs), nil
+}
+
+// addedDirs are the --add-dir directories, checked.
+func (a *App) addedDirs() ([]string, error) {
+	var out []string
+	for _, d := range a.flags.addDirs {
+		abs, err := absDir(d)
+		if err != nil {
+			return nil, fmt.Errorf("--add-dir: %w", err)
+		}
+		out = append(out, abs)
+	}
+	return out, nil
 }

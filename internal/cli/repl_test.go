@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -128,6 +129,10 @@ func TestREPL_Approval(t *testing.T) {
 		{ToolCalls: []llmtest.Call{toolCall("shell", `{"command":"touch e.txt"}`)}},
 	}})
 	dir := t.TempDir()
+	realDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	tm := startTerm(t, srv, dir, nil)
 	tm.waitPrompt("default", 1)
 	tm.send("write the files\r")
@@ -143,10 +148,10 @@ func TestREPL_Approval(t *testing.T) {
 		t.Fatalf("%d consent screens, want 3 (the grant covers the fourth call)", n)
 	}
 	tm.send("/permissions\r")
-	tm.waitText(`KIND +SUBJECT +GRANTED\ntool +write_file `)
+	tm.waitText(`KIND +SUBJECT +GRANTED\nedit +/`)
 	tm.waitPrompt("default", 3)
-	tm.send("/permissions revoke write_file\r")
-	tm.waitText(`\nrevoked write_file on profile default\n`)
+	tm.send("/permissions revoke edit:" + realDir + "\r")
+	tm.waitText(`\nrevoked edit:` + regexp.QuoteMeta(realDir) + ` on profile default\n`)
 	tm.waitPrompt("default", 4)
 
 	// Ctrl-C on a consent screen cancels the turn.

@@ -43,6 +43,7 @@ listens on 127.0.0.1:8765 for MCP clients that send Authorization: Bearer KEY.`,
 	lf.StringVarP(&a.flags.print, "print", "p", "", "run one turn with this prompt and print the answer")
 	lf.BoolVar(&a.flags.json, "json", false, "with a prompt: print one JSON event a line")
 	lf.BoolVar(&a.flags.continue_, "continue", false, "continue the last conversation of this profile and directory")
+	lf.StringArrayVar(&a.flags.addDirs, "add-dir", nil, "a further `DIR` whose files tools may read without asking (repeatable)")
 	lf.StringVar(&a.flags.resume, "resume", "", "resume the conversation with this `ID` (see tai sessions)")
 	root.MarkFlagsMutuallyExclusive("continue", "resume")
 	addServeFlags(root, &a.serve)

@@ -69,14 +69,23 @@ func (p *Person) Consent(ctx context.Context, c tools.Consent, allowServer bool)
 			fmt.Fprintf(&b, "  %s\n", line)
 		}
 	}
-	// "Always" is offered only where it can be stored: a consent with no
-	// subject (a command's own prompt) grants nothing beyond this once.
-	always := c.Subject != ""
+	// "Always" is offered only where the policy named narrow grants to
+	// store (Consent.Always); a sensitive call offers neither.
+	always := len(c.Always) > 0
 	allowServer = allowServer && always
+	if always {
+		b.WriteString("  always would allow:\n")
+		for _, g := range c.Always {
+			fmt.Fprintf(&b, "    %s\n", textsafe.Line(g.String()))
+		}
+	}
+	if c.Sensitive {
+		b.WriteString("  this asks every time: no standing grant covers it\n")
+	}
 	b.WriteString("  [y] once")
 	keys := "y"
 	if always {
-		b.WriteString("  [a] always for this tool")
+		b.WriteString("  [a] always (as listed)")
 		keys += "/a"
 	}
 	if allowServer {

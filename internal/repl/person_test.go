@@ -11,7 +11,7 @@ import (
 )
 
 func TestPerson_ConsentAnswers(t *testing.T) {
-	consent := tools.Consent{Title: "shell rm -rf \x1b[2Jbuild", Detail: "in /tmp\n\x1b]0;owned\x07line two", Server: "gh\x07", Subject: "shell"}
+	consent := tools.Consent{Title: "shell rm -rf \x1b[2Jbuild", Detail: "in /tmp\n\x1b]0;owned\x07line two", Server: "gh\x07", Always: []tools.Grant{{Kind: tools.GrantCommand, Subject: "rm"}}}
 	cases := []struct {
 		typed       string
 		allowServer bool

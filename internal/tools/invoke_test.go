@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -101,7 +102,7 @@ func TestInvoke_UnusableSchema(t *testing.T) {
 func TestConsentFor(t *testing.T) {
 	call := Call{Args: json.RawMessage(`{ "text": "a\nb" }`), Env: &Env{Dir: "/w"}}
 	plain := &Tool{Name: "echo", Server: "srv"}
-	if got, want := plain.ConsentFor(call), (Consent{Title: "echo", Detail: `{"text":"a\nb"}`, Server: "srv"}); got != want {
+	if got, want := plain.ConsentFor(call), (Consent{Title: "echo", Detail: `{"text":"a\nb"}`, Server: "srv"}); !reflect.DeepEqual(got, want) {
 		t.Errorf("default: got %+v, want %+v", got, want)
 	}
 	byArgs := &Tool{Name: "x", Consent: func(args json.RawMessage) Consent { return Consent{Title: "args " + string(args)} }}

@@ -48,6 +48,11 @@ type Tool struct {
 	Server string
 	// Remote is the bridged tool's name on its server.
 	Remote string
+	// Reach, when set, says what a call reads or sends outside tai's own
+	// state, for the approval policy: reads outside the workspace and
+	// requests to hosts ask even when Safe says the call is read-only.
+	Reach func(call Call) Reach
+
 	// Unoffered marks a bridged tool that is listed but never offered to
 	// the model (past its server's MCP_MAX_TOOLS); mcp_call still reaches it.
 	Unoffered bool
@@ -71,10 +76,19 @@ type Consent struct {
 	Detail string
 	// Server is set for MCP calls, enabling "always for this server".
 	Server string
-	// Subject is what "always for this tool" grants; empty means the tool's
-	// own name. mcp_call sets it to the bridged tool it calls, so a grant
-	// covers that one tool rather than every MCP call.
-	Subject string
+	// Grants are the narrow scopes that cover the call's own action, all
+	// of them needed: a shell line's command prefixes, one bridged tool.
+	// None means "always" is not offered: a standing grant for a whole
+	// tool that changes things takes an explicit `tai permissions grant`
+	// (docs/reliability.md, the threat model).
+	Grants []Grant
+	// Sensitive marks a call that asks every time: no standing grant covers
+	// it and "always" is not offered (a read of ~/.ssh, tai's own home).
+	Sensitive bool
+	// Always lists every grant answering "always" would store; the approval
+	// policy fills it in (the call's Grant and what its Reach needs), and
+	// consent screens show it. Empty means "always" is not offered.
+	Always []Grant
 }
 
 // Call is one invocation, with the host around it.
@@ -101,7 +115,10 @@ func Text(s string) Result { return Result{Text: s} }
 // Env is the host a tool runs in. Fields may be nil where a host lacks the
 // capability (no person present, no subagents); tools must say so clearly.
 type Env struct {
-	Dir     string // working directory; relative paths resolve against it
+	Dir string // working directory; relative paths resolve against it
+	// Roots are further directories the person added to the workspace
+	// (--add-dir); reads inside Dir or a root need no approval.
+	Roots   []string
 	Store   *vault.Store
 	Profile string
 	Session string

@@ -2,6 +2,7 @@ package vault
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -44,6 +45,32 @@ func (s *Store) Redact(text string) string {
 		return text
 	}
 	return r.Replace(text)
+}
+
+// KnownSecrets returns every secret value Redact knows, by name: what a request
+// leaving the machine must never carry in any encoding.
+func (s *Store) KnownSecrets(ctx context.Context) map[string]string {
+	s.mu.Lock()
+	key := s.key
+	values := map[string]string{}
+	for v, n := range s.known {
+		values[v] = n
+	}
+	s.mu.Unlock()
+	for n, v := range secretenv.Values() {
+		values[v] = n
+	}
+	s.secretValues(ctx, key, values)
+	// Names may repeat across profiles; each value keeps a key of its own.
+	out := make(map[string]string, len(values))
+	for v, n := range values {
+		k := n
+		for i := 2; out[k] != ""; i++ {
+			k = fmt.Sprintf("%s (%d)", n, i)
+		}
+		out[k] = v
+	}
+	return out
 }
 
 func (s *Store) redactorFor(ctx context.Context) *strings.Replacer {

@@ -171,10 +171,14 @@ func (b *Bridge) spill(ctx context.Context, server, tool, text string) (string, 
 // an argument digest.
 func callConsent(name, server, tool string, args json.RawMessage) tools.Consent {
 	shown := tools.CompactArgs(args, 600)
+	var grants []tools.Grant
+	if name != CallName { // a call naming no known tool grants nothing
+		grants = []tools.Grant{{Kind: tools.GrantTool, Subject: name}}
+	}
 	return tools.Consent{
-		Title:   fmt.Sprintf("MCP %s/%s", wire.Printable(server, 64), wire.Printable(tool, 128)),
-		Detail:  fmt.Sprintf("server: %s\ntool: %s\narguments (%s): %s", server, tool, vault.Digest(args), shown),
-		Server:  server,
-		Subject: name,
+		Title:  fmt.Sprintf("MCP %s/%s", wire.Printable(server, 64), wire.Printable(tool, 128)),
+		Detail: fmt.Sprintf("server: %s\ntool: %s\narguments (%s): %s", server, tool, vault.Digest(args), shown),
+		Server: server,
+		Grants: grants,
 	}
 }

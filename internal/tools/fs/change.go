@@ -174,8 +174,45 @@ func plannedConsent(name string, plan func(tools.Call) (*change, string, error))
 		if err != nil {
 			return tools.Consent{Title: name, Detail: "this call will fail: " + err.Error()}
 		}
-		return c.consent(name + ": " + c.target())
+		con := c.consent(name + ": " + c.target())
+		con.Grants = c.editGrants(call.Env)
+		return con
 	}
+}
+
+// editGrants is what "always" may store for c: edits inside the working
+// directory, when every file c touches lies there, outside .git (whose
+// hooks and config would run code later) and outside every sensitive place.
+// A change reaching further offers no "always".
+func (c *change) editGrants(env *tools.Env) []tools.Grant {
+	if env == nil || env.Dir == "" {
+		return nil
+	}
+	root := tools.Resolve(env.Dir)
+	paths := make([]string, 0, len(c.files)+2)
+	for _, f := range c.files {
+		paths = append(paths, f.path)
+	}
+	if r := c.rename; r != nil {
+		paths = append(paths, r.from, r.to)
+	}
+	for _, p := range paths {
+		real := tools.Resolve(p)
+		if !tools.Within(real, root) || inGitDir(real) || tools.Sensitive(p, env.TaiHome()) != "" {
+			return nil
+		}
+	}
+	return []tools.Grant{{Kind: tools.GrantEdit, Subject: root}}
+}
+
+// inGitDir reports a path inside any repository's .git directory.
+func inGitDir(p string) bool {
+	for _, part := range strings.Split(filepath.ToSlash(p), "/") {
+		if part == ".git" {
+			return true
+		}
+	}
+	return false
 }
 
 // exists reports whether anything is at path, without following a final

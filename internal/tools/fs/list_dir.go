@@ -32,6 +32,7 @@ const listCap = 1000
 
 func listDirTool() *tools.Tool {
 	t := tool(ListDir, listDirDoc, listDirSchema, tools.AlwaysSafe)
+	t.Reach = tools.PathReach(".")
 	t.Run = runListDir
 	return t
 }

@@ -41,6 +41,7 @@ const (
 
 func readFileTool() *tools.Tool {
 	t := tool(ReadFile, readFileDoc, readFileSchema, tools.AlwaysSafe)
+	t.Reach = tools.PathReach("")
 	t.Run = runReadFile
 	return t
 }

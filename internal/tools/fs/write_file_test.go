@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -75,7 +76,7 @@ func TestWriteFile_ConsentShowsDiff(t *testing.T) {
 	c := byName(t, WriteFile).ConsentFor(tools.Call{Args: json.RawMessage(`{"path":"a.txt","content":"one\n2\n"}`), Env: env})
 	want := tools.Consent{Title: "write_file: a.txt",
 		Detail: "modify a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n"}
-	if c != want {
+	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
 	}
 	c = byName(t, WriteFile).ConsentFor(tools.Call{Args: json.RawMessage(`{"path":"n.txt","content":"hi\n"}`), Env: env})

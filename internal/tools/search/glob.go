@@ -30,6 +30,7 @@ const globCap = 1000
 
 func globTool() *tools.Tool {
 	t := tool(Glob, globDoc, globSchema)
+	t.Reach = tools.PathReach(".")
 	t.Run = runGlob
 	return t
 }

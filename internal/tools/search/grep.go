@@ -31,6 +31,7 @@ const grepSchema = `{
 
 func grepTool() *tools.Tool {
 	t := tool(Grep, grepDoc, grepSchema)
+	t.Reach = tools.TreeReach(".")
 	t.Run = runGrep
 	return t
 }

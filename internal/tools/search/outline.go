@@ -34,6 +34,7 @@ const (
 
 func outlineTool() *tools.Tool {
 	t := tool(Outline, outlineDoc, outlineSchema)
+	t.Reach = tools.PathReach("")
 	t.Run = runOutline
 	return t
 }

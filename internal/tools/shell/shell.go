@@ -60,6 +60,7 @@ func Shell() *tools.Tool {
 			return err == nil && !a.Background && ReadOnly(a.Command) == nil
 		},
 		Consent: shellConsent,
+		Reach:   shellReach,
 		Run:     runShell,
 	}
 }
@@ -74,7 +75,7 @@ func shellConsent(raw json.RawMessage) tools.Consent {
 	if err := ReadOnly(a.Command); err != nil {
 		fmt.Fprintf(&d, "\nNot read-only: %v.", err)
 	}
-	return tools.Consent{Title: "shell: " + oneLine(a.Command, 80), Detail: d.String()}
+	return tools.Consent{Title: "shell: " + oneLine(a.Command, 80), Detail: d.String(), Grants: commandGrants(a.Command)}
 }
 
 func runShell(ctx context.Context, call tools.Call) (tools.Result, error) {

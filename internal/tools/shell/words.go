@@ -32,6 +32,8 @@ type scanner struct {
 	i    int
 	cmds []command // every simple command, including those in substitutions
 	cur  command
+	// inputs are the targets of input redirections (< file): files read.
+	inputs []word
 }
 
 // parseLine returns every simple command in line, or why line is not
@@ -324,6 +326,7 @@ func (sc *scanner) redirect() error {
 	fixed := !target.dynamic && !target.glob
 	switch {
 	case op == "<" && fixed && !strings.HasPrefix(target.text, "/dev/tcp/") && !strings.HasPrefix(target.text, "/dev/udp/"):
+		sc.inputs = append(sc.inputs, target)
 		return nil
 	case (op == "<&" || op == ">&") && fixed && (isDigits(target.text) || target.text == "-"):
 		return nil

@@ -43,6 +43,7 @@ func Fetch() *tools.Tool {
 		Description: fetchDescription,
 		Schema:      fetchSchema,
 		Group:       Group,
+		Reach:       urlReach,
 		Safe: func(raw json.RawMessage) bool {
 			a, err := tools.DecodeArgs[fetchArgs](raw)
 			return err == nil && a.Secret == nil

@@ -53,6 +53,7 @@ func Request() *tools.Tool {
 		Description: requestDescription,
 		Schema:      requestSchema,
 		Group:       Group,
+		Reach:       urlReach,
 		Consent: func(raw json.RawMessage) tools.Consent {
 			a, _ := tools.DecodeArgs[requestArgs](raw)
 			return consent(RequestName, a.method(), a.URL, a.Headers, a.Body, a.Secret)

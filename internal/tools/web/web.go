@@ -4,6 +4,7 @@
 package web
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -66,5 +67,19 @@ func consent(tool, method, url string, header map[string]string, body string, s 
 	if s != nil {
 		title += " with secret " + s.Name
 	}
-	return tools.Consent{Title: title, Detail: d.String()}
+	c := tools.Consent{Title: title, Detail: d.String()}
+	// "Always" is per host; a call sending a vault secret asks every time.
+	if h := tools.HostOf(url); h != "" && s == nil {
+		c.Grants = []tools.Grant{{Kind: tools.GrantHost, Subject: h}}
+	}
+	return c
+}
+
+// urlReach is the Reach of both tools: the URL they request.
+func urlReach(call tools.Call) tools.Reach {
+	var a struct {
+		URL string `json:"url"`
+	}
+	_ = json.Unmarshal(call.Args, &a)
+	return tools.Reach{URLs: []string{a.URL}}
 }
