@@ -338,3 +338,48 @@ func TestREPL_MCP(t *testing.T) {
 		t.Fatalf("the model received %+v", got)
 	}
 }
+
+// TestREPL_ShellAlwaysIsNarrow answers "always" on one shell command: the
+// grant covers that program and subcommand only, the next different
+// command asks again, and /permissions names the prefix (threat model,
+// docs/reliability.md: one key press used to approve every command line).
+func TestREPL_ShellAlwaysIsNarrow(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.Call{toolCall("shell", `{"command":"touch one.txt"}`)}},
+		{ToolCalls: []llmtest.Call{toolCall("shell", `{"command":"touch two.txt"}`)}},
+		{ToolCalls: []llmtest.Call{toolCall("shell", `{"command":"rm one.txt"}`)}},
+		{Text: text("Touched.")},
+	}})
+	dir := t.TempDir()
+	tm := startTerm(t, srv, dir, nil)
+	tm.waitPrompt("default", 1)
+	tm.send("touch the files\r")
+	tm.waitFor("the first consent screen", func(s, cursor string) bool {
+		return strings.Count(s, "tai wants to run:") == 1 && cursor == "allow? (y/a/n)"
+	})
+	if !strings.Contains(tm.screen(), "shell commands starting `touch`") {
+		t.Fatalf("the screen does not say what always covers:\n%s", tm.screen())
+	}
+	tm.send("a\r")
+	tm.waitFor("the consent screen for rm", func(s, cursor string) bool {
+		return strings.Count(s, "tai wants to run:") == 2 && cursor == "allow? (y/a/n)"
+	})
+	if !strings.Contains(tm.screen(), "tai wants to run: shell: rm one.txt") {
+		t.Fatalf("the second screen is not rm's:\n%s", tm.screen())
+	}
+	tm.send("n\r")
+	tm.waitText(`\nTouched\.\n`)
+	tm.waitPrompt("default", 2)
+	tm.send("/permissions\r")
+	tm.waitText(`\ncommand +touch `)
+	tm.waitPrompt("default", 3)
+	tm.send("/exit\r")
+	if code := tm.exitCode(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	for name, want := range map[string]bool{"one.txt": true, "two.txt": true} {
+		if _, err := os.Stat(filepath.Join(dir, name)); (err == nil) != want {
+			t.Errorf("%s exists = %v, want %v", name, err == nil, want)
+		}
+	}
+}
