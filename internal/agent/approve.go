@@ -74,7 +74,7 @@ var ErrNoPerson = errors.New("no person present to approve it; rerun with --auto
 // to a host is refused in every mode.
 func (a *Approver) Approve(ctx context.Context, t *tools.Tool, call tools.Call) (Verdict, error) {
 	reach := t.ReachOf(call)
-	if len(reach.URLs) > 0 {
+	if len(reach.URLs) > 0 || reach.Sends != "" || t.Bridged() {
 		if v, refused := a.leaks(ctx, call); refused {
 			return v, nil
 		}

@@ -289,6 +289,11 @@ func TestApprove_SecretsNeverLeave(t *testing.T) {
 	if !v.Refused {
 		t.Errorf("a body carrying the secret: %+v", v)
 	}
+	bridged := &tools.Tool{Name: "mcp_notes_save", Server: "notes", Remote: "save"}
+	po.reg.Register(bridged)
+	if v, _ := po.approve(t, "mcp_notes_save", asJSON(t, map[string]string{"text": "token " + secret}), Deny); !v.Refused {
+		t.Errorf("a bridged call carrying the secret to its server: %+v", v)
+	}
 	if v, _ := po.approve(t, "web_fetch", `{"url":"https://h.example/","secret":{"name":"GH_TOKEN","header":"Authorization","prefix":"Bearer "}}`, Deny); v.Refused || !v.Allowed {
 		t.Errorf("naming the secret for its header is the way to send it: %+v", v)
 	}

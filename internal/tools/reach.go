@@ -60,6 +60,10 @@ type Reach struct {
 	Reads []string
 	// URLs are the absolute http(s) URLs the call sends requests to.
 	URLs []string
+	// Sends names a peer the call's arguments go to that is not a URL (an
+	// MCP server); like URLs, it makes the arguments subject to the check
+	// for known secrets.
+	Sends string
 	// Unknown, when set, says why the call may read what cannot be named
 	// before it runs (a path expanded by the shell); such a call asks.
 	Unknown string

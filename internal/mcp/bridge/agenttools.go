@@ -67,6 +67,7 @@ func AgentTools() []*tools.Tool {
 		{Name: ToolsName, Group: "mcp", Description: strings.TrimSpace(toolsDescription), Safe: tools.AlwaysSafe, Run: runTools,
 			Schema: obj(`"server":{"type":"string","description":"only this server (default: every server)"}`)},
 		{Name: CallName, Group: "mcp", Description: strings.TrimSpace(callDescription), Run: runCall, ConsentIn: callToolConsent,
+			Reach: func(call tools.Call) tools.Reach { return tools.Reach{Sends: "an MCP server"} },
 			Schema: obj(server+`,"tool":{"type":"string","description":"the tool's name on that server"},`+
 				`"args":{"type":"object","description":"the tool's arguments"}`, "server", "tool")},
 		{Name: LoginName, Group: "mcp", Description: strings.TrimSpace(loginDescription), Run: runLogin, ConsentIn: loginToolConsent,
