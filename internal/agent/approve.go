@@ -303,7 +303,7 @@ func (a *Approver) decide(ctx context.Context, c tools.Consent) (Verdict, error)
 		return Verdict{Allowed: true, Reason: "yolo"}, nil
 	case profile.ApprovalAuto:
 		if a.Notices != nil {
-			a.Notices("auto-approved: " + textsafe.Line(c.Title))
+			a.Notices("auto-approved: " + textsafe.VisibleLine(c.Title))
 		}
 		return Verdict{Allowed: true, Reason: "auto"}, nil
 	}

@@ -115,7 +115,7 @@ as a stdio server. tai shows what will run and asks before connecting.`,
 			defer runner.Close()
 			added, err := b.Add(ctx, req, a.registerConsent(ap, enable), b.GitHub(runner.Subagents))
 			if len(added) > 0 {
-				fmt.Fprintln(a.Stdout, textsafe.Clean(bridge.FormatAdded(added, b.Profile)))
+				fmt.Fprintln(a.Stdout, textsafe.Visible(bridge.FormatAdded(added, b.Profile)))
 			}
 			if err != nil {
 				return withCode(ExitUsage, err)

@@ -83,7 +83,7 @@ Servers already registered under the same name are skipped.`,
 					}
 					registered += len(added)
 					a.audit(ctx, "mcp-add", e.Name, "ok")
-					fmt.Fprintln(a.Stdout, textsafe.Clean(bridge.FormatAdded(added, b.Profile)))
+					fmt.Fprintln(a.Stdout, textsafe.Visible(bridge.FormatAdded(added, b.Profile)))
 				}
 			}
 			fmt.Fprintf(a.Stdout, "import: %d server(s) found, %d registered\n", found, registered)

@@ -30,7 +30,7 @@ func newMCPListCmd(a *App) *cobra.Command {
 				}
 				return printJSON(a.Stdout, list)
 			}
-			fmt.Fprintln(a.Stdout, textsafe.Clean(bridge.FormatServers(list)))
+			fmt.Fprintln(a.Stdout, textsafe.Visible(bridge.FormatServers(list)))
 			return nil
 		},
 	}

@@ -41,7 +41,7 @@ pinned, and the server is enabled for the profile.`,
 			if err != nil {
 				return withCode(ExitUsage, err)
 			}
-			fmt.Fprintln(a.Stdout, textsafe.Clean(bridge.FormatAdded([]bridge.Added{added}, b.Profile)))
+			fmt.Fprintln(a.Stdout, textsafe.Visible(bridge.FormatAdded([]bridge.Added{added}, b.Profile)))
 			return nil
 		},
 	}
@@ -50,7 +50,7 @@ pinned, and the server is enabled for the profile.`,
 // openBrowser shows a login's authorization URL: printed on stderr (for
 // terminals without a browser) and opened in the browser.
 func (a *App) openBrowser(ctx context.Context, authURL string) error {
-	fmt.Fprintf(a.Stderr, "tai: log in in your browser; if it does not open, open this URL:\n  %s\n", textsafe.Line(authURL))
+	fmt.Fprintf(a.Stderr, "tai: log in in your browser; if it does not open, open this URL:\n  %s\n", textsafe.VisibleLine(authURL))
 	if err := oauth.OpenBrowser(authURL, a.Getenv); err != nil {
 		fmt.Fprintf(a.Stderr, "tai: %v\n", err)
 	}

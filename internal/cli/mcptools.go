@@ -53,7 +53,7 @@ the server's pending tools when none are named). Nothing else grants them.`,
 				}
 				return printJSON(a.Stdout, list)
 			}
-			fmt.Fprintln(a.Stdout, textsafe.Clean(bridge.FormatTools(list)))
+			fmt.Fprintln(a.Stdout, textsafe.Visible(bridge.FormatTools(list)))
 			return nil
 		},
 	}
@@ -86,7 +86,13 @@ func (a *App) approveTools(cmd *cobra.Command, b *bridge.Bridge, server string, 
 			continue
 		}
 		shown++
-		fmt.Fprintf(a.Stdout, "%s/%s (%s):\n%s\n", server, textsafe.Line(p.Tool), p.Kind, textsafe.Clean(p.Diff))
+		// The person pins what they see: every character of the
+		// definition is shown, invisible ones as escapes.
+		diff := textsafe.Visible(p.Diff)
+		fmt.Fprintf(a.Stdout, "%s/%s (%s):\n%s\n", server, textsafe.VisibleLine(p.Tool), p.Kind, diff)
+		if diff != p.Diff {
+			fmt.Fprintf(a.Stdout, "warning: %s/%s contains control or invisible characters, shown as escapes (<U+E0041>)\n", server, textsafe.VisibleLine(p.Tool))
+		}
 	}
 	if shown == 0 {
 		return usageError("none of the named tools await approval; see `tai mcp tools %s`", server)

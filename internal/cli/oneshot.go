@@ -44,7 +44,9 @@ func (a *App) oneShot(ctx context.Context, prompt string, o chatOptions) error {
 }
 
 // plainRenderer prints answer text on stdout and the rest, one line each,
-// on stderr. Model and tool text is cleaned of terminal controls.
+// on stderr. The answer and tool results are cleaned of terminal
+// controls; a tool call's arguments, the record of what ran, are shown
+// with every character visible.
 func (a *App) plainRenderer() func(agent.Event) {
 	endsWithNewline := true
 	return func(e agent.Event) {
@@ -56,7 +58,7 @@ func (a *App) plainRenderer() func(agent.Event) {
 				endsWithNewline = strings.HasSuffix(s, "\n")
 			}
 		case agent.EventToolCall:
-			fmt.Fprintf(a.Stderr, "• %s %s\n", e.Tool, textsafe.Line(firstLine(string(e.Arguments), 120)))
+			fmt.Fprintf(a.Stderr, "• %s %s\n", e.Tool, textsafe.VisibleLine(firstLine(string(e.Arguments), 120)))
 		case agent.EventToolResult:
 			if e.Denied || e.IsError {
 				fmt.Fprintf(a.Stderr, "  %s\n", textsafe.Line(firstLine(e.Text, 160)))

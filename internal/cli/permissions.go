@@ -33,7 +33,7 @@ func newPermissionsCmd(a *App) *cobra.Command {
 		w := tabwriter.NewWriter(a.Stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(w, "KIND\tSUBJECT\tGRANTED")
 		for _, g := range grants {
-			fmt.Fprintf(w, "%s\t%s\t%s\n", g.Kind, textsafe.Line(g.Subject), time.Unix(g.Created, 0).Format("2006-01-02 15:04"))
+			fmt.Fprintf(w, "%s\t%s\t%s\n", g.Kind, textsafe.VisibleLine(g.Subject), time.Unix(g.Created, 0).Format("2006-01-02 15:04"))
 		}
 		return w.Flush()
 	}
@@ -106,7 +106,7 @@ is never stored by a key press: give it here, with tai permissions grant.`,
 				return withCode(ExitFailed, err)
 			}
 			a.audit(ctx, "grant-revoke", strings.TrimPrefix(kind+":"+subject, ":"), "ok")
-			fmt.Fprintf(a.Stdout, "revoked %s on profile %s\n", textsafe.Line(args[0]), p)
+			fmt.Fprintf(a.Stdout, "revoked %s on profile %s\n", textsafe.VisibleLine(args[0]), p)
 			return nil
 		},
 	})

@@ -105,10 +105,10 @@ func printTools(w io.Writer, all []*tools.Tool) error {
 				fmt.Fprint(tw, "\t\t\n")
 			}
 			group = g
-			fmt.Fprintf(tw, "%s\t\t\n", textsafe.Line(g))
+			fmt.Fprintf(tw, "%s\t\t\n", textsafe.VisibleLine(g))
 		}
 		count[t.Safety()]++
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", textsafe.Line(t.Name), t.Safety(), summary(t.Description))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", textsafe.VisibleLine(t.Name), t.Safety(), summary(t.Description))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -100,7 +100,8 @@ func TestToolsList_UntrustedTextIsInert(t *testing.T) {
 	if i := strings.IndexFunc(text.String(), invisible); i >= 0 {
 		t.Errorf("text listing holds %U", []rune(text.String()[i:])[0])
 	}
-	if !regexp.MustCompile(`\nmcp evil\n  mcp_evil_x +asks +Looks fine\.\n`).MatchString(text.String()) {
+	// Shown, not hidden: the escapes and the invisible override appear.
+	if !regexp.MustCompile(`\nmcp evil\n  mcp_evil_x\\x1b\]0;pwned\\x07 +asks +Looks fine<U\+009B>31m\.<U\+202E> Then \\x1b\[2Jclears the screen\.\n`).MatchString(text.String()) {
 		t.Errorf("bridged tool not listed last under its server:\n%s", text.String()[len(text.String())-300:])
 	}
 
@@ -143,7 +144,7 @@ func TestSummary(t *testing.T) {
 		{"First paragraph\n\nSecond.", "First paragraph"},
 		{"Is it? Yes.", "Is it?"},
 		{long, strings.TrimSpace(strings.Repeat("word ", 20)) + "…"},
-		{"Red \x1b[31malert\x1b[0m.", "Red alert."},
+		{"Red \x1b[31malert\x1b[0m.", `Red \x1b[31malert\x1b[0m.`},
 	} {
 		if got := summary(tt.in); got != tt.want {
 			t.Errorf("summary(%q) = %q, want %q", tt.in, got, tt.want)

@@ -17,7 +17,8 @@ import (
 // Person is the person at the terminal as the agent sees them: consent
 // screens and ask_user questions are shown on Out and answered through
 // the LineReader. Everything shown that came from a tool or the model is
-// cleaned of control characters.
+// rendered visibly ([textsafe.Visible]): a person decides on what runs,
+// so no character of it is hidden or allowed to act on the terminal.
 type Person struct {
 	in  LineReader
 	out io.Writer
@@ -55,6 +56,9 @@ func (p *Person) read(ctx context.Context, prompt string) (string, error) {
 	return strings.TrimSpace(s), err
 }
 
+// hiddenWarning follows a consent screen on which something was escaped.
+const hiddenWarning = `warning: this contains control or invisible characters, shown as escapes (\x1b, <U+200B>)`
+
 // Consent implements agent.Consenter.
 func (p *Person) Consent(ctx context.Context, c tools.Consent, allowServer bool) (agent.Decision, error) {
 	p.mu.Lock()
@@ -63,11 +67,18 @@ func (p *Person) Consent(ctx context.Context, c tools.Consent, allowServer bool)
 		p.prepare()
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\ntai wants to run: %s\n", textsafe.Line(c.Title))
-	if d := strings.TrimSpace(c.Detail); d != "" {
-		for _, line := range strings.Split(textsafe.Clean(d), "\n") {
+	// Only blanks are trimmed: a trailing \r or U+00A0 is part of what runs.
+	raw := strings.Trim(c.Detail, " \t\n")
+	title, detail := textsafe.VisibleLine(c.Title), textsafe.Visible(raw)
+	fmt.Fprintf(&b, "\ntai wants to run: %s\n", title)
+	if detail != "" {
+		for _, line := range strings.Split(detail, "\n") {
 			fmt.Fprintf(&b, "  %s\n", line)
 		}
+	}
+	// A backslash is shown as itself, so say when one is an escape.
+	if title != c.Title || detail != raw {
+		b.WriteString("  " + hiddenWarning + "\n")
 	}
 	// "Always" is offered only where the policy named narrow grants to
 	// store (Consent.Always); a sensitive call offers neither.
@@ -76,7 +87,7 @@ func (p *Person) Consent(ctx context.Context, c tools.Consent, allowServer bool)
 	if always {
 		b.WriteString("  always would allow:\n")
 		for _, g := range c.Always {
-			fmt.Fprintf(&b, "    %s\n", textsafe.Line(g.String()))
+			fmt.Fprintf(&b, "    %s\n", textsafe.VisibleLine(g.String()))
 		}
 	}
 	if c.Sensitive {
@@ -89,7 +100,7 @@ func (p *Person) Consent(ctx context.Context, c tools.Consent, allowServer bool)
 		keys += "/a"
 	}
 	if allowServer {
-		fmt.Fprintf(&b, "  [s] always for server %s", textsafe.Line(c.Server))
+		fmt.Fprintf(&b, "  [s] always for server %s", textsafe.VisibleLine(c.Server))
 		keys += "/s"
 	}
 	b.WriteString("  [n] deny\n")
@@ -127,9 +138,9 @@ func (p *Person) Ask(ctx context.Context, question string, choices []string) (st
 		p.prepare()
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n%s\n", strings.TrimRight(textsafe.Clean(question), "\n"))
+	fmt.Fprintf(&b, "\n%s\n", strings.TrimRight(textsafe.Visible(question), "\n"))
 	for i, c := range choices {
-		fmt.Fprintf(&b, "  %d. %s\n", i+1, textsafe.Line(c))
+		fmt.Fprintf(&b, "  %d. %s\n", i+1, textsafe.VisibleLine(c))
 	}
 	io.WriteString(p.out, b.String())
 	ans, err := p.read(ctx, "answer> ")
@@ -150,7 +161,7 @@ func (p *Person) YesNo(ctx context.Context, question string, def bool) (bool, er
 		p.prepare()
 	}
 	hint := map[bool]string{true: "[Y/n]", false: "[y/N]"}[def]
-	io.WriteString(p.out, textsafe.Line(question)+"\n")
+	io.WriteString(p.out, textsafe.VisibleLine(question)+"\n")
 	for {
 		ans, err := p.read(ctx, hint+" ")
 		if err != nil {

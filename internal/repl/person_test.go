@@ -35,10 +35,11 @@ func TestPerson_ConsentAnswers(t *testing.T) {
 		if strings.ContainsAny(shown, "\x1b\x07") {
 			t.Errorf("typed %q: control characters reached the screen: %q", c.typed, shown)
 		}
-		if !strings.Contains(shown, "tai wants to run: shell rm -rf build") || !strings.Contains(shown, "  line two") {
+		if !strings.Contains(shown, `tai wants to run: shell rm -rf \x1b[2Jbuild`) || !strings.Contains(shown, "  in /tmp\n  \\x1b]0;owned\\x07line two\n") ||
+			!strings.Contains(shown, "\n  "+hiddenWarning+"\n") {
 			t.Errorf("typed %q: screen %q", c.typed, shown)
 		}
-		if got := strings.Contains(shown, "[s] always for server gh"); got != c.allowServer {
+		if got := strings.Contains(shown, `[s] always for server gh\x07`); got != c.allowServer {
 			t.Errorf("typed %q: server choice shown = %v", c.typed, got)
 		}
 	}
@@ -53,6 +54,34 @@ func TestPerson_NoAlwaysWithoutSubject(t *testing.T) {
 	}
 	if s := out.String(); strings.Contains(s, "always") || !strings.Contains(s, "allow? (y/n)") {
 		t.Fatalf("screen %q", s)
+	}
+}
+
+// Every character of what is approved is on the screen: invisible ones
+// as escapes, a trailing carriage return too; plain text gets no warning.
+func TestPerson_ConsentShowsEveryCharacter(t *testing.T) {
+	cases := []struct {
+		c      tools.Consent
+		want   string
+		warned bool
+	}{
+		{tools.Consent{Title: "shell: ls", Detail: "ls -la\n"}, "tai wants to run: shell: ls\n  ls -la\n", false},
+		{tools.Consent{Title: "shell: ls", Detail: "ls\u00a0-la\r"}, "  ls<U+00A0>-la\\r\n", true},
+		{tools.Consent{Title: "mcp x/y\U000E0041", Detail: "{}"}, "tai wants to run: mcp x/y<U+E0041>\n", true},
+		{tools.Consent{Title: "write_file", Detail: "--- a\n+++ b\n+\tx\u200b"}, "  +\tx<U+200B>\n", true},
+	}
+	for _, c := range cases {
+		var out bytes.Buffer
+		p := NewPerson(NewPlainReader(strings.NewReader("n\n"), &out), &out)
+		if _, err := p.Consent(context.Background(), c.c, false); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), c.want) {
+			t.Errorf("%+v: screen %q lacks %q", c.c, out.String(), c.want)
+		}
+		if got := strings.Contains(out.String(), hiddenWarning); got != c.warned {
+			t.Errorf("%+v: warned = %v, want %v", c.c, got, c.warned)
+		}
 	}
 }
 
@@ -72,7 +101,7 @@ func TestPerson_AskNumbersChoices(t *testing.T) {
 		if err != nil || got != want {
 			t.Errorf("typed %q: got %q, %v; want %q", typed, got, err, want)
 		}
-		if !strings.Contains(out.String(), "Which colour?\n  1. red\n  2. blue\n") {
+		if !strings.Contains(out.String(), "Which \\x1b[5mcolour?\n  1. red\n  2. blue\n") {
 			t.Errorf("screen %q", out.String())
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"tai/internal/agent"
+	"tai/internal/textsafe"
 )
 
 // Widths of the one-line summaries of tool traffic, before the terminal's
@@ -23,7 +24,8 @@ func (s *screen) event(e agent.Event) {
 	case agent.EventText:
 		s.text(e.Text)
 	case agent.EventToolCall:
-		s.line(dim, "• "+e.Tool+" "+clip(compactArgs(e.Arguments), argsMax))
+		// The arguments are what ran: every character shown.
+		s.line(dim, "• "+e.Tool+" "+textsafe.VisibleMax(compactArgs(e.Arguments), argsMax))
 	case agent.EventToolResult:
 		st := dim
 		switch {

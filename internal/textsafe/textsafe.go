@@ -1,6 +1,8 @@
 // Package textsafe makes untrusted text (tool descriptions, server output,
-// model output) harmless for a terminal: escape sequences and control
-// characters are removed before anything is printed.
+// model output) harmless for a terminal. Text a person decides on is
+// rendered with [Visible], which shows every control and invisible
+// character as an escape; text that is only read, such as the model's
+// streamed answer, goes through [Clean], which removes them.
 package textsafe
 
 import (
@@ -11,7 +13,8 @@ import (
 
 // Clean removes terminal escape sequences (CSI, OSC, DCS and the like) and
 // every control character except newline and tab. Invalid UTF-8 becomes
-// U+FFFD.
+// U+FFFD. It drops what it removes, so it is never used for text a
+// person approves: that is [Visible]'s.
 func Clean(s string) string {
 	if isPlain(s) {
 		return s

@@ -1,49 +1,69 @@
 package bridge
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"tai/internal/mcp/config"
 	"tai/internal/mcp/wire"
+	"tai/internal/textsafe"
 	"tai/internal/tools"
 )
 
 // Describe is the consent screen for starting a server: the exact argv or
-// URL that will run after expansion, env and headers with values masked,
-// every ${VAR} the entry references with where it resolves from, and the
-// normalizer's notes. why says what is being approved ("register", or
-// "changed since you approved it").
+// URL that will run after expansion, the env in full (a value substituted
+// from the environment shows as [env:NAME], one from the vault as
+// [secret:NAME]), the headers masked, every ${VAR} the entry references
+// with where it resolves from, and the normalizer's notes. Every character
+// is shown (control and invisible ones as escapes) and a field holding
+// such characters is flagged, as is a variable that changes what the
+// server's programs load or run. why says what is being approved
+// ("register", or "changed since you approved it").
 func Describe(x config.Expanded, why string) tools.Consent {
 	e := x.Entry
-	hide := secretsHider(x.Secrets)
+	hide := newHider(x)
 	var b strings.Builder
 	var title string
+	var warnings []string
 	if e.Transport == config.Stdio {
+		line := hide.all(argv(e))
 		// The title alone is what an approval given in advance (--yes,
 		// --auto) prints, so it names the whole command line too.
-		title = fmt.Sprintf("MCP server %s (%s): run %s", e.Name, why, wire.Printable(hide(argv(e)), 160))
-		fmt.Fprintf(&b, "will run: %s\n", hide(argv(e)))
-		if e.Cwd != "" {
-			fmt.Fprintf(&b, "in: %s\n", wire.Printable(e.Cwd, 200))
+		title = fmt.Sprintf("MCP server %s (%s): run %s", e.Name, why, wire.Printable(line, 160))
+		fmt.Fprintf(&b, "will run: %s\n", textsafe.VisibleLine(line))
+		if textsafe.Hidden(line) {
+			warnings = append(warnings, "the command line"+hiddenChars)
 		}
-		writeMasked(&b, "env", e.Env)
+		if e.Cwd != "" {
+			cwd := hide.field("cwd", e.Cwd)
+			fmt.Fprintf(&b, "in: %s\n", textsafe.VisibleLine(cwd))
+			if textsafe.Hidden(cwd) {
+				warnings = append(warnings, "the working directory"+hiddenChars)
+			}
+		}
+		warnings = append(warnings, writeEnv(&b, e.Env, hide)...)
 	} else {
-		title = fmt.Sprintf("MCP server %s (%s): connect to %s", e.Name, why, hide(wire.Printable(e.URL, 120)))
-		fmt.Fprintf(&b, "will connect to: %s\n", hide(wire.Printable(e.URL, 400)))
-		writeMasked(&b, "headers", e.Headers)
+		url := hide.field("url", e.URL)
+		title = fmt.Sprintf("MCP server %s (%s): connect to %s", e.Name, why, wire.Printable(url, 120))
+		fmt.Fprintf(&b, "will connect to: %s\n", textsafe.VisibleLine(url))
+		if textsafe.Hidden(url) {
+			warnings = append(warnings, "the URL"+hiddenChars)
+		}
+		warnings = append(warnings, writeHeaders(&b, e.Headers, hide)...)
 	}
 	if len(x.Refs) > 0 {
 		b.WriteString("variables:\n")
 		for _, r := range x.Refs {
-			fmt.Fprintf(&b, "  %s from %s (in %s)\n", wire.Printable(r.Text, 80), r.Origin, strings.Join(r.Fields, ", "))
+			fmt.Fprintf(&b, "  %s from %s (in %s)\n", wire.Printable(r.Text, 80), r.Origin, textsafe.VisibleLine(strings.Join(r.Fields, ", ")))
 		}
 	}
 	for _, n := range e.Notes {
 		fmt.Fprintf(&b, "note: %s\n", wire.Printable(n, 300))
 	}
-	for _, w := range x.Warnings {
+	for _, w := range append(warnings, x.Warnings...) {
 		fmt.Fprintf(&b, "warning: %s\n", wire.Printable(w, 300))
 	}
 	if e.Source != "" {
@@ -52,20 +72,75 @@ func Describe(x config.Expanded, why string) tools.Consent {
 	return tools.Consent{Title: title, Detail: strings.TrimRight(b.String(), "\n")}
 }
 
-// secretsHider replaces substituted secret values with [secret:NAME], so
-// the exact launch can be shown without showing what the vault holds.
-func secretsHider(secrets map[string]string) func(string) string {
-	var pairs []string
-	for name, v := range secrets {
-		if len(v) >= 4 {
-			pairs = append(pairs, v, "[secret:"+name+"]")
+// hiddenChars completes a warning naming a field that holds characters a
+// terminal would not show.
+const hiddenChars = " contains control or invisible characters, shown as escapes"
+
+// hider replaces substituted values with where they came from:
+// [secret:NAME] for a vault secret, [env:NAME] for tai's environment, so
+// the exact launch can be shown without showing those values.
+type hider struct {
+	x config.Expanded
+	// global replaces every value of four characters or more, wherever it
+	// appears; shorter ones are replaced only in the fields they went into.
+	global *strings.Replacer
+}
+
+func newHider(x config.Expanded) hider {
+	return hider{x: x, global: replacer(x, func(name, v string) bool { return len(v) >= 4 })}
+}
+
+// all hides the substituted values in s.
+func (h hider) all(s string) string { return h.global.Replace(s) }
+
+// field hides the substituted values in the value of field (env.NAME,
+// headers.NAME), the short ones substituted there too.
+func (h hider) field(field, s string) string {
+	mine := map[string]bool{}
+	for _, r := range h.x.Refs {
+		if slices.Contains(r.Fields, field) {
+			mine[r.Name] = true
 		}
 	}
-	if len(pairs) == 0 {
-		return func(s string) string { return s }
+	return replacer(h.x, func(name, v string) bool { return len(v) >= 4 || mine[name] }).Replace(s)
+}
+
+// sources lists the [secret:NAME] and [env:NAME] substituted into field.
+func (h hider) sources(field string) []string {
+	var out []string
+	for _, r := range h.x.Refs {
+		if _, ok := h.x.Secrets[r.Name]; ok && slices.Contains(r.Fields, field) {
+			out = append(out, tag(h.x, r.Name))
+		}
 	}
-	r := strings.NewReplacer(pairs...)
-	return r.Replace
+	return slices.Compact(out)
+}
+
+// replacer replaces the values of x.Secrets that keep holds; longer values
+// first, so one that contains another is replaced whole.
+func replacer(x config.Expanded, keep func(name, v string) bool) *strings.Replacer {
+	names := slices.Collect(maps.Keys(x.Secrets))
+	slices.SortFunc(names, func(a, b string) int {
+		return cmp.Or(cmp.Compare(len(x.Secrets[b]), len(x.Secrets[a])), cmp.Compare(a, b))
+	})
+	var pairs []string
+	for _, n := range names {
+		if v := x.Secrets[n]; v != "" && keep(n, v) {
+			pairs = append(pairs, v, tag(x, n))
+		}
+	}
+	return strings.NewReplacer(pairs...)
+}
+
+// tag is how a substituted value is shown: [env:NAME] when it came from
+// tai's environment, else [secret:NAME].
+func tag(x config.Expanded, name string) string {
+	for _, r := range x.Refs {
+		if r.Name == name && r.Origin == config.FromEnvironment {
+			return "[env:" + textsafe.VisibleLine(name) + "]"
+		}
+	}
+	return "[secret:" + textsafe.VisibleLine(name) + "]"
 }
 
 // argv renders the command line with shell-style quoting where needed.
@@ -74,7 +149,7 @@ func argv(e config.Entry) string {
 	for _, a := range e.Args {
 		parts = append(parts, quote(a))
 	}
-	return wire.Printable(strings.Join(parts, " "), 2000)
+	return strings.Join(parts, " ")
 }
 
 func quote(s string) string {
@@ -84,26 +159,58 @@ func quote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// writeMasked lists names with their values masked: a value is shown only
-// as its length, since configs often carry literal tokens.
-func writeMasked(b *strings.Builder, label string, m map[string]string) {
-	if len(m) == 0 {
-		return
+// writeEnv lists the environment the server gets from its entry, each
+// value in full except what was substituted, and returns the warnings it
+// calls for.
+func writeEnv(b *strings.Builder, env map[string]string, hide hider) []string {
+	if len(env) == 0 {
+		return nil
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+	var warnings []string
+	b.WriteString("env:\n")
+	for _, k := range slices.Sorted(maps.Keys(env)) {
+		name, v := textsafe.VisibleLine(k), hide.field("env."+k, env[k])
+		shown := textsafe.VisibleLine(v)
+		if v == "" {
+			shown = `""`
+		}
+		fmt.Fprintf(b, "  %s = %s\n", name, shown)
+		if textsafe.Hidden(k) || textsafe.Hidden(v) {
+			warnings = append(warnings, "env "+name+hiddenChars)
+		}
+		if ChangesWhatRuns(k) {
+			warnings = append(warnings, name+" changes what the server's programs load or run; set it only if you meant to")
+		}
 	}
-	sort.Strings(keys)
-	fmt.Fprintf(b, "%s:\n", label)
-	for _, k := range keys {
-		fmt.Fprintf(b, "  %s = %s\n", wire.Printable(k, 80), mask(m[k]))
-	}
+	return warnings
 }
 
-func mask(v string) string {
-	if v == "" {
-		return `""`
+// writeHeaders lists the headers sent with every request, values masked
+// (a literal value is as likely a credential as a substituted one), each
+// saying where it came from.
+func writeHeaders(b *strings.Builder, headers map[string]string, hide hider) []string {
+	if len(headers) == 0 {
+		return nil
 	}
-	return fmt.Sprintf("•••• (%d chars)", len(v))
+	var warnings []string
+	b.WriteString("headers:\n")
+	for _, k := range slices.Sorted(maps.Keys(headers)) {
+		name, v := textsafe.VisibleLine(k), headers[k]
+		shown := `""`
+		if v != "" {
+			from := "as written in the entry"
+			if src := hide.sources("headers." + k); len(src) > 0 {
+				from = "from " + strings.Join(src, ", ")
+			}
+			shown = fmt.Sprintf("•••• (%d chars, %s)", len(v), from)
+		}
+		fmt.Fprintf(b, "  %s = %s\n", name, shown)
+		if textsafe.Hidden(k) {
+			warnings = append(warnings, "header "+name+hiddenChars)
+		}
+		if textsafe.Hidden(hide.field("headers."+k, v)) {
+			warnings = append(warnings, "the value of header "+name+" contains control or invisible characters (the value is masked)")
+		}
+	}
+	return warnings
 }

@@ -127,8 +127,8 @@ type PendingTool struct {
 	Server, Tool string
 	Kind         string // "new" or "changed"
 	// Diff shows what changed against the approved definition (a unified
-	// diff), or the whole definition of a new tool. Untrusted text: clean
-	// it before printing.
+	// diff), or the whole definition of a new tool. Untrusted text: show
+	// it with textsafe.Visible, so that what is pinned is what was seen.
 	Diff string
 }
 

@@ -60,18 +60,8 @@ func (e *HTTPError) Unwrap() error {
 	return &Error{Code: CodeHTTP, Message: e.Error()}
 }
 
-// Printable returns s made safe for a terminal (textsafe.Line: escape
-// sequences and control characters removed, newlines and tabs made spaces)
-// and cut to at most max runes, so untrusted server text can be quoted in
-// an error or shown.
-func Printable(s string, max int) string {
-	s = textsafe.Line(s)
-	n := 0
-	for i := range s {
-		if n == max {
-			return s[:i] + "…"
-		}
-		n++
-	}
-	return s
-}
+// Printable returns s on one line with every control and invisible
+// character shown as an escape ([textsafe.VisibleMax]: \x1b, \n,
+// <U+200B>), cut to at most max runes, so untrusted server text can be
+// quoted in an error or on a consent screen without hiding any of it.
+func Printable(s string, max int) string { return textsafe.VisibleMax(s, max) }
