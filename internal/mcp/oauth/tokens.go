@@ -139,7 +139,8 @@ func (t *Tokens) Fresh(ctx context.Context) (string, error) { return t.freshFor(
 // freshFor is Fresh for a request to u (nil: anywhere). A login is sent
 // only to the origin of the resource it was issued for: a request
 // elsewhere, which only a redirect or a changed URL can make, fails
-// without it.
+// without it. A login stored without a resource has only the redirect
+// policy (redirect.Check) between it and other origins.
 func (t *Tokens) freshFor(ctx context.Context, u *url.URL) (string, error) {
 	s, ok, err := t.Load(ctx)
 	if err != nil || !ok {
