@@ -59,6 +59,7 @@ func TestScripts(t *testing.T) {
 			"fakellm":    cmdFakeLLM,
 			"fakegithub": cmdFakeGitHub,
 			"fakeauth":   cmdFakeAuth,
+			"fakemoved":  cmdFakeMoved,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("TAI_HOME", e.WorkDir+"/home")
