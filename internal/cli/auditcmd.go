@@ -99,6 +99,31 @@ verify asks for the passphrase, and without one checks their links only.`,
 			return fmt.Errorf("audit trail damaged: %d problem(s) in %d rows; the lines above name each row", len(r.Problems), r.Rows)
 		},
 	})
+	cmd.AddCommand(&cobra.Command{
+		Use:   "reanchor",
+		Short: "Accept the trail as it stands after restoring vault.db or a crash; the acceptance is audited",
+		Long: `Points ` + vault.AnchorFileName + ` at the trail's end as it is now, for a vault.db you put
+back yourself or one whose last writes a crash lost. The change is a row of
+its own (kind audit-reanchor) naming the anchor it replaced; rows that were
+edited are still reported by 'tai audit verify'.`,
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := a.Store(cmd.Context())
+			if err != nil {
+				return err
+			}
+			p, err := a.Profile(cmd.Context())
+			if err != nil {
+				return err
+			}
+			row, err := s.ReanchorAudit(cmd.Context(), p)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.Stdout, "audit trail anchored at seq %d (%s)\n", row.Seq, row.Subject)
+			return nil
+		},
+	})
 	return cmd
 }
 

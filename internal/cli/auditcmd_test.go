@@ -119,16 +119,21 @@ func TestAuditVerify_ThroughTheBinary(t *testing.T) {
 	tamper(t, home, `DELETE FROM audit WHERE seq > 3`,
 		`UPDATE audit_head SET seq = 3, hash = (SELECT hash FROM audit WHERE seq = 3)`)
 	out, code = runAuditTai(t, home, nil, "", "audit", "verify")
-	if code != 1 || !strings.Contains(out, "seq 3: the trail ends at seq 3 but audit.anchor names seq 6: rows at the end were deleted or an older vault.db was put back (if you restored vault.db yourself or a crash lost its last writes, move audit.anchor aside to accept the trail as it is)\n") ||
+	if code != 1 || !strings.Contains(out, "seq 3: the trail ends at seq 3 but audit.anchor names seq 6: rows at the end were deleted or an older vault.db was put back (if you restored vault.db yourself or a crash lost its last writes, run `tai audit reanchor` to accept the trail as it is)\n") ||
 		!strings.Contains(out, "tai: audit trail damaged: 1 problem(s) in 3 rows") {
 		t.Fatalf("cut trail: exit %d\n%s", code, out)
 	}
 
-	// The person accepts the cut by moving the anchor aside, as told.
-	os.Rename(filepath.Join(home, vault.AnchorFileName), filepath.Join(home, "anchor.old"))
-	tamper(t, home, `DELETE FROM meta WHERE key = 'audit_anchored'`)
-	if out, code = runAuditTai(t, home, nil, "", "audit", "verify"); code != 0 || !strings.Contains(out, "3 rows up to seq 3, no anchor yet") {
-		t.Fatalf("after moving the anchor aside: exit %d\n%s", code, out)
+	// The person accepts the cut, as told; the acceptance is on the trail.
+	out, code = runAuditTai(t, home, nil, "", "audit", "reanchor")
+	if code != 0 || !regexp.MustCompile(`^audit trail anchored at seq 4 \(anchor was seq 6 hash [0-9a-f]{64}\)\n$`).MatchString(out) {
+		t.Fatalf("reanchor: exit %d\n%s", code, out)
+	}
+	if out, code = runAuditTai(t, home, nil, "", "audit", "verify"); code != 0 || !strings.Contains(out, "intact: 4 rows up to seq 4, anchor checked") {
+		t.Fatalf("after reanchoring: exit %d\n%s", code, out)
+	}
+	if out, _ = runAuditTai(t, home, nil, "", "audit", "--kind", "audit-reanchor"); !strings.Contains(out, "anchor was seq 6") {
+		t.Fatalf("the acceptance is not on the trail:\n%s", out)
 	}
 }
 

@@ -183,6 +183,21 @@ func TestVerifyAudit_Anchor(t *testing.T) {
 			t.Fatalf("report = %+v", r)
 		}
 	})
+	t.Run("reanchored after a cut, edits still show", func(t *testing.T) {
+		s, _ := openTemp(t)
+		appendN(t, s, 5)
+		mustExec(t, s, `DELETE FROM audit WHERE seq > 3`,
+			`UPDATE audit_head SET seq = 3, hash = (SELECT hash FROM audit WHERE seq = 3)`,
+			`UPDATE audit SET outcome = 'denied' WHERE seq = 2`)
+		row, err := s.ReanchorAudit(context.Background(), DefaultProfile)
+		if err != nil || row.Seq != 4 || !strings.HasPrefix(row.Subject, "anchor was seq 5 hash ") {
+			t.Fatalf("reanchor = %+v, %v", row, err)
+		}
+		r := verify(t, s)
+		if len(r.Problems) != 1 || r.Problems[0].Seq != 2 || r.Anchor != "checked" {
+			t.Fatalf("report = %+v", r)
+		}
+	})
 	t.Run("never moves backwards", func(t *testing.T) {
 		s, home := openTemp(t)
 		appendN(t, s, 3)

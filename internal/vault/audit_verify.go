@@ -155,7 +155,7 @@ func (r *AuditReport) checkHead(headSeq int64, headHash string, all []AuditEntry
 
 // anchorAdvice ends every anchor finding: what to do when the change was
 // the person's own.
-const anchorAdvice = "if you restored vault.db yourself or a crash lost its last writes, move " + AnchorFileName + " aside to accept the trail as it is"
+const anchorAdvice = "if you restored vault.db yourself or a crash lost its last writes, run `tai audit reanchor` to accept the trail as it is"
 
 func (r *AuditReport) checkAnchor(a *auditAnchor, readErr error, anchored bool, all []AuditEntry) {
 	switch {
@@ -164,7 +164,7 @@ func (r *AuditReport) checkAnchor(a *auditAnchor, readErr error, anchored bool, 
 		r.problem(r.LastSeq, "%v: it was altered (%s)", readErr, anchorAdvice)
 	case a == nil && anchored:
 		r.Anchor = "missing"
-		r.problem(r.LastSeq, "%s is missing though rows were anchored: it was deleted, or vault.db was copied here without it (the next append writes a new one)", AnchorFileName)
+		r.problem(r.LastSeq, "%s is missing though rows were anchored: it was deleted, or vault.db was copied here without it (if you moved it yourself, run `tai audit reanchor`)", AnchorFileName)
 	case a == nil:
 		r.Anchor = "none yet"
 	case a.Seq > r.LastSeq:
