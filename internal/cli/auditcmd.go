@@ -19,8 +19,9 @@ func newAuditCmd(a *App) *cobra.Command {
 		Use:   "audit",
 		Short: "Show the audit trail (tool calls, MCP calls, trust changes)",
 		Long: `The audit trail is append-only and hash-chained: every row's hash covers
-the row and the previous hash, and the chain's head is kept apart, so
-'tai audit verify' finds an edited, inserted or deleted row.`,
+the row and the previous hash, the chain's head is kept apart, and the
+latest row is anchored in a file beside the vault, so 'tai audit verify'
+finds an edited, inserted or deleted row, the last ones included.`,
 		Example: `  tai audit --since 24h --kind mcp-call
   tai audit --tool everything/echo
   tai audit verify`,
@@ -71,26 +72,84 @@ the row and the previous hash, and the chain's head is kept apart, so
 
 	cmd.AddCommand(&cobra.Command{
 		Use:   "verify",
-		Short: "Check the hash chain; exit 1 when a row was edited, inserted or deleted",
-		Args:  exactArgs(0),
+		Short: "Check the hash chain and its anchor; exit 1 when rows were edited, inserted or deleted",
+		Long: `Checks the hash chain in one snapshot of the vault: every row's hash covers
+the row and the previous hash, the head matches the last row, and the
+trail reaches the row recorded in ` + vault.AnchorFileName + ` beside the vault (so
+rows cut from the end, or an older vault.db put back, show). On a sealed
+vault rows are keyed (an HMAC under a key derived from the passphrase):
+verify asks for the passphrase, and without one checks their links only.`,
+		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := a.Store(cmd.Context())
 			if err != nil {
 				return err
 			}
-			n, problems, err := s.VerifyAudit(cmd.Context())
+			r, err := s.VerifyAudit(cmd.Context())
 			if err != nil {
 				return err
 			}
-			if len(problems) == 0 {
-				fmt.Fprintf(a.Stdout, "audit trail intact: %d rows\n", n)
+			if len(r.Problems) == 0 {
+				fmt.Fprintln(a.Stdout, "audit trail intact: "+auditSummary(r))
 				return nil
 			}
-			for _, p := range problems {
-				fmt.Fprintf(a.Stdout, "%s\n", p)
+			for _, p := range r.Problems {
+				fmt.Fprintf(a.Stdout, "%s\n", textsafe.Line(p.String()))
 			}
-			return fmt.Errorf("audit trail damaged: %d problem(s) in %d rows", len(problems), n)
+			return fmt.Errorf("audit trail damaged: %d problem(s) in %d rows; the lines above name each row", len(r.Problems), r.Rows)
+		},
+	})
+	cmd.AddCommand(&cobra.Command{
+		Use:   "reanchor",
+		Short: "Accept the trail as it stands after restoring vault.db or a crash; the acceptance is audited",
+		Long: `Points ` + vault.AnchorFileName + ` at the trail's end as it is now, for a vault.db you put
+back yourself or one whose last writes a crash lost. The change is a row of
+its own (kind audit-reanchor) naming the anchor it replaced; rows that were
+edited are still reported by 'tai audit verify'.`,
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := a.Store(cmd.Context())
+			if err != nil {
+				return err
+			}
+			p, err := a.Profile(cmd.Context())
+			if err != nil {
+				return err
+			}
+			row, err := s.ReanchorAudit(cmd.Context(), p)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.Stdout, "audit trail anchored at seq %d (%s)\n", row.Seq, row.Subject)
+			return nil
 		},
 	})
 	return cmd
+}
+
+// auditSummary is the rest of verify's success line: how far the trail
+// goes, whether the anchor was compared, and what keying covered.
+func auditSummary(r vault.AuditReport) string {
+	line := fmt.Sprintf("%d rows up to seq %d", r.Rows, r.LastSeq)
+	switch r.Anchor {
+	case "checked":
+		line += ", anchor checked"
+	default:
+		line += ", no anchor yet (the next row writes it)"
+	}
+	switch {
+	case !r.Sealed && r.KeyedUnchecked == 0:
+		line += ", not keyed (the vault is not sealed)"
+	case r.Locked:
+		line += fmt.Sprintf(", %d keyed rows checked for links only (the vault is locked: set TAI_VAULT_PASSPHRASE to check their keyed hashes)", r.KeyedUnchecked)
+	default:
+		line += fmt.Sprintf(", %d keyed rows checked", r.KeyedChecked)
+		if r.KeyedFrom > 0 {
+			line += fmt.Sprintf(" (keyed from seq %d)", r.KeyedFrom)
+		}
+		if r.KeyedUnchecked > 0 {
+			line += fmt.Sprintf(", %d keyed under an earlier seal checked for links only", r.KeyedUnchecked)
+		}
+	}
+	return line
 }

@@ -33,8 +33,10 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// appendAuditRows appends TAI_TEST_ROWS rows to the audit trail of home.
+// appendAuditRows appends TAI_TEST_ROWS rows to the audit trail of home,
+// stopping early once the file TAI_TEST_STOP (when set) exists.
 func appendAuditRows(home string) int {
+	stop := os.Getenv("TAI_TEST_STOP")
 	n, _ := strconv.Atoi(os.Getenv("TAI_TEST_ROWS"))
 	ctx := context.Background()
 	s, err := vault.Open(ctx, home, vault.Options{})
@@ -44,6 +46,11 @@ func appendAuditRows(home string) int {
 	}
 	defer s.Close()
 	for i := range n {
+		if stop != "" {
+			if _, err := os.Stat(stop); err == nil {
+				return 0
+			}
+		}
 		if err := s.Audit(ctx, vault.AuditEntry{Profile: "default", Kind: "test", Subject: strconv.Itoa(os.Getpid()) + "/" + strconv.Itoa(i), Outcome: "ok"}); err != nil {
 			os.Stderr.WriteString(err.Error() + "\n")
 			return 1
@@ -59,6 +66,7 @@ func TestScripts(t *testing.T) {
 			"fakellm":    cmdFakeLLM,
 			"fakegithub": cmdFakeGitHub,
 			"fakeauth":   cmdFakeAuth,
+			"fakemoved":  cmdFakeMoved,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("TAI_HOME", e.WorkDir+"/home")

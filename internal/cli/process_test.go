@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -264,5 +265,57 @@ func TestVaultHeldByAnotherProcess(t *testing.T) {
 	}
 	if list, _ := s.Secrets(ctx, vault.DefaultProfile); len(list) != 0 {
 		t.Fatalf("a secret was stored: %+v", list)
+	}
+}
+
+// `tai audit verify` run again and again beside three processes appending
+// must never report tampering: it reads the rows and the head in one
+// snapshot, and the anchor before it.
+func TestAudit_VerifyBesideWritersNoFalseAlarm(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns 3 writers and 25 verifiers")
+	}
+	home := filepath.Join(t.TempDir(), "home")
+	if out, err := taiCmd(home, "audit", "verify").CombinedOutput(); err != nil {
+		t.Fatalf("verify of an empty trail: %v\n%s", err, out)
+	}
+	stop := filepath.Join(t.TempDir(), "stop")
+	var wg sync.WaitGroup
+	errs := make(chan error, 3)
+	for range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cmd := exec.Command(os.Args[0])
+			cmd.Env = append(os.Environ(), "TAI_TEST_ROLE=audit-appender", "TAI_TEST_ROWS=100000",
+				"TAI_TEST_STOP="+stop, "TAI_HOME="+home)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				errs <- fmt.Errorf("%v: %s", err, out)
+			}
+		}()
+	}
+	counts := map[string]bool{}
+	rowsRE := regexp.MustCompile(`intact: (\d+) rows`)
+	for run := range 25 {
+		out, err := taiCmd(home, "audit", "verify").CombinedOutput()
+		if err != nil {
+			t.Errorf("run %d: false alarm: %v\n%s", run, err, out)
+			continue
+		}
+		if m := rowsRE.FindSubmatch(out); m != nil {
+			counts[string(m[1])] = true
+		}
+	}
+	os.WriteFile(stop, nil, 0o600)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if len(counts) < 2 {
+		t.Fatalf("the verifications never overlapped the writers (row counts seen: %v)", counts)
+	}
+	if out, err := taiCmd(home, "audit", "verify").CombinedOutput(); err != nil {
+		t.Fatalf("final verify: %v\n%s", err, out)
 	}
 }

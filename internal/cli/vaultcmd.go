@@ -38,7 +38,6 @@ func newVaultSealCmd(a *App) *cobra.Command {
 			if err := s.Seal(cmd.Context(), pass, a.sealParams()); err != nil {
 				return err
 			}
-			a.audit(cmd.Context(), "vault-seal", "vault", "ok")
 			st, err := s.SealStatus(cmd.Context())
 			if err != nil {
 				return err
@@ -66,7 +65,6 @@ func newVaultUnsealCmd(a *App) *cobra.Command {
 			if err := s.Unseal(cmd.Context(), pass); err != nil {
 				return err
 			}
-			a.audit(cmd.Context(), "vault-unseal", "vault", "ok")
 			fmt.Fprintln(a.Stdout, "vault unsealed")
 			return nil
 		},

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"tai/internal/redirect"
 )
 
 // Defaults applied by [Config.Resolve].
@@ -108,9 +110,9 @@ func (c *Config) setDefaults() {
 	if c.MaxRetryWait <= 0 {
 		c.MaxRetryWait = DefaultMaxRetryWait
 	}
-	if c.HTTPClient == nil {
-		c.HTTPClient = &http.Client{}
-	}
+	// The key stays with the provider's origin whatever client is given:
+	// a redirect elsewhere is refused, naming both ends.
+	c.HTTPClient = redirect.Client(c.HTTPClient)
 	if c.Sleep == nil {
 		c.Sleep = sleep
 	}

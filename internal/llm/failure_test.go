@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"net"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
 	"strings"
 	"testing"
 	"time"
@@ -273,5 +276,34 @@ func TestComplete_RetryPastDeadline(t *testing.T) {
 	want := "openai: server error (503): Internal server error: retry after 30s"
 	if err == nil || err.Error() != want || len(srv.Sleeper.Waits()) != 0 {
 		t.Fatalf("err = %v, waits %v; want %s and no wait", err, srv.Sleeper.Waits(), want)
+	}
+}
+
+// A provider (or whoever answers at its URL) redirecting to another origin
+// gets no key sent there: Go would carry x-api-key everywhere and
+// Authorization across ports (threat model, docs/reliability.md).
+func TestComplete_RedirectElsewhereCarriesNoKey(t *testing.T) {
+	var got atomic.Value
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got.Store(r.Header.Get("Authorization") + "|" + r.Header.Get("X-Api-Key"))
+		w.WriteHeader(http.StatusTeapot)
+	}))
+	defer other.Close()
+	moved := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusTemporaryRedirect)
+	}))
+	defer moved.Close()
+	for _, provider := range protocols {
+		c, err := llm.New(llm.Config{Provider: provider, Model: "m", APIKey: "sk-secret-key", BaseURL: moved.URL, MaxRetries: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi"}}})
+		if err == nil || !strings.Contains(err.Error(), "another origin") {
+			t.Errorf("%s: err = %v; want a refused redirect", provider, err)
+		}
+		if v := got.Load(); v != nil {
+			t.Errorf("%s: the other origin received a request (credentials %q)", provider, v)
+		}
 	}
 }

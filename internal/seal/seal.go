@@ -5,7 +5,9 @@
 package seal
 
 import (
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
@@ -58,6 +60,15 @@ func (p Params) Validate() error {
 // DeriveKey stretches a passphrase into a key.
 func DeriveKey(passphrase []byte, p Params) []byte {
 	return argon2.IDKey(passphrase, p.Salt, p.Time, p.Memory, p.Threads, KeySize)
+}
+
+// Subkey derives from key an independent key for one purpose (HMAC-SHA256
+// of the purpose under key), so the seal key itself is used only for
+// sealing values.
+func Subkey(key []byte, purpose string) []byte {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(purpose))
+	return m.Sum(nil)
 }
 
 // Seal encrypts plaintext bound to ad and returns it as printable text that

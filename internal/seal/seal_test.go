@@ -55,3 +55,11 @@ func TestParams_Validate(t *testing.T) {
 		t.Fatal("zero params accepted")
 	}
 }
+
+func TestSubkey_PerPurposeAndApartFromTheKey(t *testing.T) {
+	key := DeriveKey([]byte("correct horse"), CheapParams())
+	a, b := Subkey(key, "audit"), Subkey(key, "other")
+	if len(a) != KeySize || Equal(a, b) || Equal(a, key) || !Equal(a, Subkey(key, "audit")) {
+		t.Fatalf("subkeys: %x %x of %x", a, b, key)
+	}
+}

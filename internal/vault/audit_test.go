@@ -3,8 +3,11 @@ package vault
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -18,38 +21,57 @@ func appendN(t *testing.T, s *Store, n int) {
 	}
 }
 
+func verify(t *testing.T, s *Store) AuditReport {
+	t.Helper()
+	r, err := s.VerifyAudit(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func problemText(r AuditReport) string {
+	var all []string
+	for _, p := range r.Problems {
+		all = append(all, p.String())
+	}
+	return strings.Join(all, "\n")
+}
+
+func mustExec(t *testing.T, s *Store, queries ...string) {
+	t.Helper()
+	for _, q := range queries {
+		if _, err := s.db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
 func TestVerifyAudit_DetectsTampering(t *testing.T) {
 	cases := []struct {
 		name   string
-		tamper string
+		tamper []string
 		want   string
 	}{
-		{"untouched", ``, ""},
-		{"edited row", `UPDATE audit SET outcome = 'error' WHERE seq = 3`, "seq 3: its contents do not match"},
-		{"deleted middle row", `DELETE FROM audit WHERE seq = 3`, "seq 4: expected seq 3"},
-		{"deleted last row", `DELETE FROM audit WHERE seq = 5`, "trail ends at seq 4"},
-		{"inserted row", `INSERT INTO audit SELECT 6, ts, profile, kind, subject, digest, outcome, duration_ms, size, hash, hash FROM audit WHERE seq = 5`, "trail ends at seq 6"},
-		{"edited row with rehash", `UPDATE audit SET outcome = 'x', hash = 'feed' WHERE seq = 2`, "seq 3: does not follow"},
+		{"untouched", nil, ""},
+		{"edited row", []string{`UPDATE audit SET outcome = 'error' WHERE seq = 3`}, "seq 3: its contents do not match"},
+		{"deleted middle row", []string{`DELETE FROM audit WHERE seq = 3`}, "seq 4: expected seq 3"},
+		{"deleted last row", []string{`DELETE FROM audit WHERE seq = 5`}, "trail ends at seq 4"},
+		{"inserted row", []string{`INSERT INTO audit SELECT 6, ts, profile, kind, subject, digest, outcome, duration_ms, size, hash, hash, key_id FROM audit WHERE seq = 5`}, "trail ends at seq 6"},
+		{"edited row with rehash", []string{`UPDATE audit SET outcome = 'x', hash = 'feed' WHERE seq = 2`}, "seq 3: does not follow"},
+		{"last rows deleted, head rewritten", []string{
+			`DELETE FROM audit WHERE seq > 3`,
+			`UPDATE audit_head SET seq = 3, hash = (SELECT hash FROM audit WHERE seq = 3)`,
+		}, "seq 3: the trail ends at seq 3 but audit.anchor names seq 5: rows at the end were deleted"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s, _ := openTemp(t)
 			appendN(t, s, 5)
-			if c.tamper != "" {
-				if _, err := s.db.Exec(c.tamper); err != nil {
-					t.Fatal(err)
-				}
-			}
-			_, problems, err := s.VerifyAudit(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			var all []string
-			for _, p := range problems {
-				all = append(all, p.String())
-			}
-			joined := strings.Join(all, "\n")
-			if c.want == "" && len(problems) != 0 {
+			mustExec(t, s, c.tamper...)
+			r := verify(t, s)
+			joined := problemText(r)
+			if c.want == "" && len(r.Problems) != 0 {
 				t.Fatalf("untouched trail reported: %s", joined)
 			}
 			if c.want != "" && !strings.Contains(joined, c.want) {
@@ -57,6 +79,137 @@ func TestVerifyAudit_DetectsTampering(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A whole tail rewritten with plain hashes recomputed, head included, is
+// caught by the anchor at the row it recorded.
+func TestVerifyAudit_TailRecomputedDisagreesWithAnchor(t *testing.T) {
+	s, _ := openTemp(t)
+	appendN(t, s, 5)
+	mustExec(t, s, `UPDATE audit SET outcome = 'denied' WHERE seq = 4`)
+	rechainPlain(t, s, 4)
+	r := verify(t, s)
+	if want := "seq 5: its hash differs from the one audit.anchor recorded"; !strings.Contains(problemText(r), want) {
+		t.Fatalf("problems = %q, want %q", problemText(r), want)
+	}
+}
+
+// rechainPlain recomputes every row's plain hash from seq from on, and the
+// head: what someone who can write vault.db, but holds no key, can do.
+func rechainPlain(t *testing.T, s *Store, from int64) {
+	t.Helper()
+	all, err := s.AuditEntries(context.Background(), AuditQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev := genesis
+	for _, e := range all {
+		if e.Seq >= from {
+			e.PrevHash, e.KeyID = prev, ""
+			e.Hash = hashOf(e)
+			if _, err := s.db.Exec(`UPDATE audit SET prev_hash = ?, hash = ?, key_id = '' WHERE seq = ?`, e.PrevHash, e.Hash, e.Seq); err != nil {
+				t.Fatal(err)
+			}
+		}
+		prev = e.Hash
+	}
+	mustExec(t, s, fmt.Sprintf(`UPDATE audit_head SET seq = %d, hash = '%s'`, all[len(all)-1].Seq, prev))
+}
+
+func TestVerifyAudit_OldCopyRestored(t *testing.T) {
+	s, home := openTemp(t)
+	appendN(t, s, 3)
+	old := filepath.Join(t.TempDir(), "old.db")
+	if _, err := s.db.Exec(`VACUUM INTO ?`, old); err != nil {
+		t.Fatal(err)
+	}
+	appendN(t, s, 3)
+	s.Close()
+	r := verify(t, putBack(t, home, old))
+	if want := "the trail ends at seq 3 but audit.anchor names seq 6: rows at the end were deleted or an older vault.db was put back"; !strings.Contains(problemText(r), want) {
+		t.Fatalf("problems = %q, want %q", problemText(r), want)
+	}
+}
+
+// putBack replaces home's vault.db with the file at from and opens it.
+func putBack(t *testing.T, home, from string) *Store {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, suffix := range []string{"-wal", "-shm"} {
+		os.Remove(filepath.Join(home, FileName+suffix))
+	}
+	if err := os.WriteFile(filepath.Join(home, FileName), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(context.Background(), home, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestVerifyAudit_Anchor(t *testing.T) {
+	t.Run("written private beside the vault", func(t *testing.T) {
+		s, home := openTemp(t)
+		if r := verify(t, s); r.Anchor != "none yet" || len(r.Problems) != 0 {
+			t.Fatalf("empty trail: %+v", r)
+		}
+		appendN(t, s, 2)
+		fi, err := os.Stat(filepath.Join(home, AnchorFileName))
+		if err != nil || fi.Mode().Perm() != 0o600 {
+			t.Fatalf("anchor: %v, %v", fi, err)
+		}
+		if r := verify(t, s); r.Anchor != "checked" || r.Rows != 2 || r.LastSeq != 2 || len(r.Problems) != 0 {
+			t.Fatalf("report = %+v", r)
+		}
+	})
+	t.Run("deleted", func(t *testing.T) {
+		s, home := openTemp(t)
+		appendN(t, s, 2)
+		os.Remove(filepath.Join(home, AnchorFileName))
+		if r := verify(t, s); !strings.Contains(problemText(r), "audit.anchor is missing though rows were anchored") {
+			t.Fatalf("problems = %q", problemText(r))
+		}
+	})
+	t.Run("garbled", func(t *testing.T) {
+		s, home := openTemp(t)
+		appendN(t, s, 2)
+		os.WriteFile(filepath.Join(home, AnchorFileName), []byte("{"), 0o600)
+		if r := verify(t, s); r.Anchor != "unreadable" || !strings.Contains(problemText(r), "is not an audit anchor") {
+			t.Fatalf("report = %+v", r)
+		}
+	})
+	t.Run("reanchored after a cut, edits still show", func(t *testing.T) {
+		s, _ := openTemp(t)
+		appendN(t, s, 5)
+		mustExec(t, s, `DELETE FROM audit WHERE seq > 3`,
+			`UPDATE audit_head SET seq = 3, hash = (SELECT hash FROM audit WHERE seq = 3)`,
+			`UPDATE audit SET outcome = 'denied' WHERE seq = 2`)
+		row, err := s.ReanchorAudit(context.Background(), DefaultProfile)
+		if err != nil || row.Seq != 4 || !strings.HasPrefix(row.Subject, "anchor was seq 5 hash ") {
+			t.Fatalf("reanchor = %+v, %v", row, err)
+		}
+		r := verify(t, s)
+		if len(r.Problems) != 1 || r.Problems[0].Seq != 2 || r.Anchor != "checked" {
+			t.Fatalf("report = %+v", r)
+		}
+	})
+	t.Run("never moves backwards", func(t *testing.T) {
+		s, home := openTemp(t)
+		appendN(t, s, 3)
+		path := filepath.Join(home, AnchorFileName)
+		if err := writeAnchor(path, auditAnchor{Seq: 1, Hash: "old"}); err != nil {
+			t.Fatal(err)
+		}
+		a, err := readAnchor(path)
+		if err != nil || a.Seq != 3 {
+			t.Fatalf("anchor after a late writer = %+v, %v", a, err)
+		}
+	})
 }
 
 // Several Stores on one file are separate SQLite connections, as separate
@@ -77,9 +230,47 @@ func TestAudit_ConcurrentWritersKeepOneChain(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	n, problems, err := s.VerifyAudit(context.Background())
-	if err != nil || n != 200 || len(problems) != 0 {
-		t.Fatalf("rows = %d, problems = %v, err = %v", n, problems, err)
+	r := verify(t, s)
+	if r.Rows != 200 || len(r.Problems) != 0 || r.Anchor != "checked" {
+		t.Fatalf("report = %+v", r)
+	}
+}
+
+// Verification beside writers in other connections (as other processes
+// would be) must never report a problem: it reads one snapshot, and the
+// anchor before it.
+func TestVerifyAudit_NoFalseAlarmsBesideWriters(t *testing.T) {
+	s, home := openTemp(t)
+	var wg sync.WaitGroup
+	var done atomic.Int32
+	for range 3 {
+		other, err := Open(context.Background(), home, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer other.Close()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer done.Add(1)
+			appendN(t, other, 150)
+		}()
+	}
+	runs, seen := 0, map[int]bool{}
+	for done.Load() < 3 && runs < 200 {
+		r := verify(t, s)
+		if len(r.Problems) != 0 {
+			t.Errorf("run %d at %d rows: false alarm %s", runs, r.Rows, problemText(r))
+		}
+		seen[r.Rows] = true
+		runs++
+	}
+	wg.Wait()
+	if len(seen) < 2 {
+		t.Fatalf("verification never overlapped the writers (row counts seen: %v)", seen)
+	}
+	if r := verify(t, s); r.Rows != 450 || len(r.Problems) != 0 {
+		t.Fatalf("final report = %+v", r)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"tai/internal/seal"
@@ -44,9 +45,71 @@ const (
 	metaSealParams = "seal_params"
 	metaSealCheck  = "seal_check"
 	sealCheckText  = "tai vault seal check"
+	// sealCheckKeyed follows sealCheckText, with a row number, once the
+	// audit trail is keyed under this seal: the row where keying began.
+	sealCheckKeyed = "\naudit keyed from "
 )
 
 var sealCheckAD = []byte("meta\x00seal_check")
+
+// sealCheck is what the seal check says once opened.
+type sealCheck struct {
+	open      bool  // the key given opens the vault's current seal
+	keyedFrom int64 // the first keyed audit row under this seal; 0 for none yet
+}
+
+// parseSealCheck reads an opened seal check: the bare text (a seal whose
+// audit trail is not keyed yet) or the text and the row keying began at.
+func parseSealCheck(pt []byte) (sealCheck, bool) {
+	rest, ok := strings.CutPrefix(string(pt), sealCheckText)
+	if !ok {
+		return sealCheck{}, false
+	}
+	if rest == "" {
+		return sealCheck{open: true}, true
+	}
+	n, ok := strings.CutPrefix(rest, sealCheckKeyed)
+	if !ok {
+		return sealCheck{}, false
+	}
+	seq, err := strconv.ParseInt(n, 10, 64)
+	if err != nil || seq <= 0 {
+		return sealCheck{}, false
+	}
+	return sealCheck{open: true, keyedFrom: seq}, true
+}
+
+// readSealCheck opens the seal check as q sees it with key; a nil key, an
+// unsealed vault or a key of an earlier seal give open == false.
+func (s *Store) readSealCheck(ctx context.Context, q querier, key []byte) (sealCheck, error) {
+	if key == nil {
+		return sealCheck{}, nil
+	}
+	check, err := s.meta(ctx, q, metaSealCheck)
+	if err != nil || check == "" {
+		return sealCheck{}, err
+	}
+	pt, err := seal.Open(key, check, sealCheckAD)
+	if err != nil {
+		return sealCheck{}, nil
+	}
+	c, _ := parseSealCheck(pt)
+	return c, nil
+}
+
+// writeSealCheck stores a fresh seal check for key, recording keyedFrom
+// when it is not 0.
+func writeSealCheck(ctx context.Context, q querier, key []byte, keyedFrom int64) error {
+	text := sealCheckText
+	if keyedFrom > 0 {
+		text += sealCheckKeyed + strconv.FormatInt(keyedFrom, 10)
+	}
+	check, err := seal.Seal(key, []byte(text), sealCheckAD)
+	if err != nil {
+		return err
+	}
+	return setMeta(ctx, q, metaSealCheck, check)
+}
 
 func isSealedValue(v string) bool { return seal.IsSealed(v) }
 
@@ -143,7 +206,8 @@ func (s *Store) unlockWith(ctx context.Context, pass []byte, p seal.Params) ([]b
 		return nil, err
 	}
 	key := seal.DeriveKey(pass, p)
-	if pt, err := seal.Open(key, check, sealCheckAD); err != nil || string(pt) != sealCheckText {
+	pt, err := seal.Open(key, check, sealCheckAD)
+	if _, ok := parseSealCheck(pt); err != nil || !ok {
 		return nil, ErrWrongPassphrase
 	}
 	s.mu.Lock()
@@ -200,12 +264,9 @@ func (s *Store) Seal(ctx context.Context, passphrase []byte, p seal.Params) erro
 		return err
 	}
 	key := seal.DeriveKey(passphrase, p)
-	check, err := seal.Seal(key, []byte(sealCheckText), sealCheckAD)
-	if err != nil {
-		return err
-	}
 	params, _ := json.Marshal(p)
-	err = s.tx(ctx, func(tx *sql.Tx) error {
+	var row AuditEntry
+	err := s.tx(ctx, func(tx *sql.Tx) error {
 		if cur, err := s.sealParams(ctx, tx); err != nil {
 			return err
 		} else if cur != nil {
@@ -214,15 +275,22 @@ func (s *Store) Seal(ctx context.Context, passphrase []byte, p seal.Params) erro
 		if err := setMeta(ctx, tx, metaSealParams, string(params)); err != nil {
 			return err
 		}
-		if err := setMeta(ctx, tx, metaSealCheck, check); err != nil {
+		if err := writeSealCheck(ctx, tx, key, 0); err != nil {
 			return err
 		}
-		return rewriteSealed(ctx, tx, func(c sealedColumn, v string, keys []string) (string, error) {
+		if err := rewriteSealed(ctx, tx, func(c sealedColumn, v string, keys []string) (string, error) {
 			if seal.IsSealed(v) {
 				return v, nil
 			}
 			return seal.Seal(key, []byte(v), c.ad(keys...))
-		})
+		}); err != nil {
+			return err
+		}
+		// The seal's own audit row is its first keyed one, in the same
+		// transaction, so a sealed vault always has a keyed trail.
+		var err error
+		row, err = s.appendAudit(ctx, tx, key, s.vaultAuditEntry(ctx, tx, "vault-seal"))
+		return err
 	})
 	if err != nil {
 		return err
@@ -230,7 +298,19 @@ func (s *Store) Seal(ctx context.Context, passphrase []byte, p seal.Params) erro
 	s.mu.Lock()
 	s.key = key
 	s.mu.Unlock()
+	if err := s.advanceAnchor(row); err != nil {
+		return err
+	}
 	return s.scrub(ctx)
+}
+
+// vaultAuditEntry is the audit row of a change to the whole vault.
+func (s *Store) vaultAuditEntry(ctx context.Context, q querier, kind string) AuditEntry {
+	profile, _ := s.meta(ctx, q, "current_profile")
+	if profile == "" {
+		profile = DefaultProfile
+	}
+	return AuditEntry{Profile: profile, Kind: kind, Subject: "vault", Outcome: "ok"}
 }
 
 // Unseal turns the seal off, storing every sealed value in clear again.
@@ -246,7 +326,13 @@ func (s *Store) Unseal(ctx context.Context, passphrase []byte) error {
 	if err != nil {
 		return err
 	}
+	var row AuditEntry
 	err = s.tx(ctx, func(tx *sql.Tx) error {
+		// The last row keyed under this seal records the unsealing.
+		var err error
+		if row, err = s.appendAudit(ctx, tx, key, s.vaultAuditEntry(ctx, tx, "vault-unseal")); err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM meta WHERE key IN (?, ?)`, metaSealParams, metaSealCheck); err != nil {
 			return classify(err)
 		}
@@ -267,6 +353,9 @@ func (s *Store) Unseal(ctx context.Context, passphrase []byte) error {
 	s.mu.Lock()
 	s.key = nil
 	s.mu.Unlock()
+	if err := s.advanceAnchor(row); err != nil {
+		return err
+	}
 	return s.scrub(ctx)
 }
 

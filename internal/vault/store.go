@@ -63,10 +63,13 @@ type Store struct {
 	path string
 	opts Options
 
-	mu      sync.Mutex
-	key     []byte            // seal key once unlocked
-	known   map[string]string // extra values to redact: value → name
-	redactR *redactor         // built lazily, reset on change
+	mu  sync.Mutex
+	key []byte // seal key once unlocked
+	// auditKeyRefused: the passphrase was asked for an audit row and not
+	// given; later rows do not ask again.
+	auditKeyRefused bool
+	known           map[string]string // extra values to redact: value → name
+	redactR         *redactor         // built lazily, reset on change
 }
 
 // DefaultHome returns --home's default: $TAI_HOME, else the XDG data dir.

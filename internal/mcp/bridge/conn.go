@@ -109,7 +109,8 @@ func (b *Bridge) release(server string, c *conn) {
 }
 
 // dial expands the stored entry, re-asks consent when what would run has
-// changed, connects, and refreshes the tool cache against the pins.
+// changed, connects, and refreshes the tool cache against the pins. A list
+// past a listing cap refreshes nothing and fails the connection.
 func (b *Bridge) dial(ctx context.Context, server string) (*client.Client, []wire.Tool, Drift, error) {
 	srv, err := b.Store.MCPServer(ctx, server)
 	if err != nil {
@@ -130,6 +131,11 @@ func (b *Bridge) dial(ctx context.Context, server string) (*client.Client, []wir
 		return nil, nil, Drift{}, fmt.Errorf("starting MCP server %s: %w", server, loginHint(server, err))
 	}
 	listed, err := c.ListTools(ctx)
+	var ce *client.ListCapError
+	if errors.As(err, &ce) {
+		c.Close()
+		return nil, nil, Drift{}, fmt.Errorf("MCP server %s is not used: %w; its cached tools and pins stay as they were", server, ce)
+	}
 	if err != nil {
 		c.Close()
 		return nil, nil, Drift{}, fmt.Errorf("listing the tools of MCP server %s: %w", server, loginHint(server, err))

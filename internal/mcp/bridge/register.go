@@ -152,7 +152,11 @@ func (b *Bridge) register(ctx context.Context, e config.Entry, enable bool, cons
 		}
 		a.NeedsLogin, enable, listed, err = true, false, nil, nil
 	}
-	if err != nil {
+	var ce *client.ListCapError
+	switch {
+	case errors.As(err, &ce):
+		return Added{}, fmt.Errorf("MCP server %s was not stored: %w", e.Name, ce)
+	case err != nil:
 		return Added{}, fmt.Errorf("MCP server %s did not start, so it was not stored: %w", e.Name, err)
 	}
 	reg := Registration(serverOf(e, LaunchHash(x.Entry)), listed)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -111,12 +112,45 @@ func (f *fakeServer) listTools(m *wire.Message) {
 		if next != "" {
 			page["nextCursor"] = next
 		}
+	case "many-tools", "fat-pages", "fat-tool", "thousand":
+		page = listPage(f.script, p.Cursor)
 	case "loop-cursor":
 		page["nextCursor"] = "again"
 	case "endless":
 		page["nextCursor"] = p.Cursor + "x"
 	}
 	f.result(m.ID, page)
+}
+
+// listPage is one of 50 pages of a server that lists too much:
+// many-tools has 400 small tools a page, fat-pages 32 tools of 32 KiB, and
+// fat-tool one tool of 80 KiB on its first page. thousand lists exactly
+// MCP_MAX_LISTED_TOOLS over 4 pages.
+func listPage(script, cursor string) map[string]any {
+	n, _ := strconv.Atoi(cursor)
+	count, desc, pages := 400, "a tool", 50
+	switch script {
+	case "fat-pages":
+		count, desc = 32, strings.Repeat("d", 32<<10)
+	case "fat-tool":
+		count = 2
+	case "thousand":
+		count, pages = 250, 4
+	}
+	var tools []any
+	for i := range count {
+		d := desc
+		if script == "fat-tool" && i == 1 {
+			d = strings.Repeat("d", 80<<10)
+		}
+		tools = append(tools, map[string]any{"name": fmt.Sprintf("t%d_%d", n, i), "description": d,
+			"inputSchema": map[string]any{"type": "object"}})
+	}
+	page := map[string]any{"tools": tools}
+	if n < pages-1 {
+		page["nextCursor"] = strconv.Itoa(n + 1)
+	}
+	return page
 }
 
 func (f *fakeServer) call(m *wire.Message) {

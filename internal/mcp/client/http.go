@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"tai/internal/mcp/wire"
+	"tai/internal/redirect"
 )
 
 // HTTP reaches a server over Streamable HTTP (McpHttpTransport): one POST
@@ -23,6 +24,8 @@ type HTTP struct {
 	Headers map[string]string
 	// HTTPClient carries the requests; nil means a client of the
 	// connection's own. The OAuth layer passes one with its round tripper.
+	// Whatever its redirect policy, the connection follows redirect.Check:
+	// redirects within the URL's origin only.
 	HTTPClient *http.Client
 }
 
@@ -67,11 +70,11 @@ func (h HTTP) dial(ctx context.Context, p peer, log *tail) (transport, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("url %q is not an http(s) URL", h.String())
 	}
-	t := &httpTransport{url: h.URL, headers: h.Headers, hc: h.HTTPClient, peer: p, log: log,
+	t := &httpTransport{url: h.URL, headers: h.Headers, hc: redirect.Client(h.HTTPClient), peer: p, log: log,
 		lostCh: make(chan struct{})}
 	t.closed, t.shut = context.WithCancel(context.Background())
-	if t.hc == nil {
-		t.hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	if h.HTTPClient == nil {
+		t.hc.Transport = http.DefaultTransport.(*http.Transport).Clone()
 		t.own = true
 	}
 	return t, nil
@@ -167,6 +170,10 @@ func (t *httpTransport) post(ctx context.Context, m *wire.Message, body []byte) 
 		req.Header.Set(headerVersion, version)
 	}
 	resp, err := t.hc.Do(req)
+	var re *redirect.Error
+	if errors.As(err, &re) {
+		return session, fmt.Errorf("%w; if you trust it, register %s as the server's URL instead", re, redirect.Show(re.To))
+	}
 	if err != nil {
 		return session, fmt.Errorf("posting to the server: %w", unwrapURLError(err))
 	}

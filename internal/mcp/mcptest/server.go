@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -18,6 +19,11 @@ const EnvServe = "TAI_FAKE_MCP"
 // EnvTools holds the served tools as a JSON list of {name, description,
 // inputSchema?}.
 const EnvTools = "TAI_FAKE_TOOLS"
+
+// EnvGenerated, set to "COUNT/PERPAGE", adds COUNT generated tools (gen_0,
+// gen_1 …) after the EnvTools ones, listed PERPAGE a page. Pages are made
+// as they are asked for, so a huge COUNT costs the fake nothing up front.
+const EnvGenerated = "TAI_FAKE_GENERATED"
 
 // ShouldServe reports whether this process was started as the fake server.
 func ShouldServe() bool { return os.Getenv(EnvServe) == "1" }
@@ -60,6 +66,7 @@ func Main() {
 			Params struct {
 				Name      string          `json:"name"`
 				Arguments json.RawMessage `json:"arguments"`
+				Cursor    string          `json:"cursor"`
 			} `json:"params"`
 		}
 		if json.Unmarshal(in.Bytes(), &m) != nil || m.ID == nil {
@@ -73,7 +80,7 @@ func Main() {
 			reply(map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{"tools": map[string]any{}},
 				"serverInfo": map[string]any{"name": "fake", "version": "1"}})
 		case "tools/list":
-			reply(map[string]any{"tools": toolList})
+			reply(listPage(toolList, m.Params.Cursor))
 		case "tools/call":
 			var args map[string]any
 			if len(m.Params.Arguments) > 0 && json.Unmarshal(m.Params.Arguments, &args) != nil {
@@ -87,6 +94,32 @@ func Main() {
 			out.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": "no " + m.Method}})
 		}
 	}
+}
+
+// listPage is the tools/list page at cursor: the fixed tools first, then
+// the generated ones EnvGenerated asks for.
+func listPage(fixed []map[string]any, cursor string) map[string]any {
+	var count, per int
+	if _, err := fmt.Sscanf(os.Getenv(EnvGenerated), "%d/%d", &count, &per); err != nil || count <= 0 || per <= 0 {
+		return map[string]any{"tools": fixed}
+	}
+	start, _ := strconv.Atoi(cursor)
+	tools := []any{}
+	if start == 0 {
+		for _, t := range fixed {
+			tools = append(tools, t)
+		}
+	}
+	end := min(start+per, count)
+	for i := start; i < end; i++ {
+		tools = append(tools, map[string]any{"name": fmt.Sprintf("gen_%d", i), "description": "a generated tool",
+			"inputSchema": map[string]any{"type": "object"}})
+	}
+	page := map[string]any{"tools": tools}
+	if end < count {
+		page["nextCursor"] = strconv.Itoa(end)
+	}
+	return page
 }
 
 func fakeCall(name string, args map[string]any) map[string]any {

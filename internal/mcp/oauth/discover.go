@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"tai/internal/redirect"
 )
 
 // Discovery is what a login needs to know about a server's authorization,
@@ -61,7 +63,7 @@ func Discover(ctx context.Context, hc *http.Client, serverURL string, ch Challen
 		return Discovery{}, err
 	}
 	d.Issuer = issuer.String()
-	if d.Server, err = findServerMetadata(ctx, hc, issuer); errors.Is(err, errAbsent) {
+	if d.Server, _, err = findServerMetadata(ctx, hc, issuer); errors.Is(err, errAbsent) {
 		return Discovery{}, fmt.Errorf("the authorization server %s publishes no metadata (RFC 8414 or OpenID Connect discovery)", redactURL(d.Issuer))
 	} else if err != nil {
 		return Discovery{}, err
@@ -78,11 +80,13 @@ func Discover(ctx context.Context, hc *http.Client, serverURL string, ch Challen
 
 // discoverLegacy applies the 2025-03-26 rules: the MCP server's origin is
 // the authorization server, with its RFC 8414 metadata or, failing that,
-// the default endpoints.
+// the default endpoints. Metadata that a redirect brought from another
+// origin makes that origin the authorization server: the login consent
+// names the host that answered.
 func discoverLegacy(ctx context.Context, hc *http.Client, su *url.URL, ch Challenge) (Discovery, error) {
 	base := origin(su)
 	d := Discovery{Resource: canonical(su), Issuer: base, Scopes: selectScopes(ch.Scope, nil), Legacy: true}
-	md, err := findServerMetadata(ctx, hc, &url.URL{Scheme: su.Scheme, Host: su.Host})
+	md, answered, err := findServerMetadata(ctx, hc, &url.URL{Scheme: su.Scheme, Host: su.Host})
 	switch {
 	case errors.Is(err, errAbsent):
 		d.Defaulted = true
@@ -93,6 +97,10 @@ func discoverLegacy(ctx context.Context, hc *http.Client, su *url.URL, ch Challe
 		return Discovery{}, err
 	}
 	d.Server = md
+	if !redirect.SameOrigin(answered, su) {
+		base = origin(answered)
+		d.Issuer = base
+	}
 	if md.CodeChallengeMethodsSupported != nil && !contains(md.CodeChallengeMethodsSupported, "S256") {
 		return Discovery{}, fmt.Errorf("the authorization server %s does not offer PKCE with S256, which tai requires", base)
 	}
@@ -116,7 +124,7 @@ func findResourceMetadata(ctx context.Context, hc *http.Client, su *url.URL, fro
 	candidates = append(candidates, origin(su)+"/.well-known/oauth-protected-resource")
 	for _, c := range candidates {
 		var prm ResourceMetadata
-		if err := getJSON(ctx, hc, c, &prm); !errors.Is(err, errAbsent) {
+		if _, err := getJSON(ctx, hc, c, &prm); !errors.Is(err, errAbsent) {
 			return prm, err
 		}
 	}
@@ -127,15 +135,15 @@ func findResourceMetadata(ctx context.Context, hc *http.Client, su *url.URL, fro
 // order of the 2025-11-25 spec: for an issuer with a path, RFC 8414 and
 // OpenID Connect with the well-known part inserted before the path, then
 // OpenID Connect appended to it; for one without, RFC 8414 and then OpenID
-// Connect at the root. errAbsent means none serves a document.
-func findServerMetadata(ctx context.Context, hc *http.Client, issuer *url.URL) (ServerMetadata, error) {
+// Connect at the root. errAbsent means none serves a document; answered
+// is the URL that served it.
+func findServerMetadata(ctx context.Context, hc *http.Client, issuer *url.URL) (md ServerMetadata, answered *url.URL, err error) {
 	for _, c := range serverMetadataURLs(issuer) {
-		var md ServerMetadata
-		if err := getJSON(ctx, hc, c, &md); !errors.Is(err, errAbsent) {
-			return md, err
+		if answered, err = getJSON(ctx, hc, c, &md); !errors.Is(err, errAbsent) {
+			return md, answered, err
 		}
 	}
-	return ServerMetadata{}, errAbsent
+	return ServerMetadata{}, nil, errAbsent
 }
 
 func serverMetadataURLs(issuer *url.URL) []string {

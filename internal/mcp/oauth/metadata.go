@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"tai/internal/mcp/wire"
+	"tai/internal/redirect"
 )
 
 // ResourceMetadata is a protected-resource metadata document (RFC 9728),
@@ -39,36 +40,43 @@ const maxDocument = 1 << 20
 // errAbsent is a metadata URL that serves no document (any non-200).
 var errAbsent = errors.New("no document")
 
-// getJSON fetches a metadata document into v. A non-200 answer is
-// errAbsent, so discovery tries the next location; an unreachable host or
-// a 200 that is not JSON is an error.
-func getJSON(ctx context.Context, hc *http.Client, u string, v any) error {
+// getJSON fetches a metadata document into v and returns the URL that
+// answered, which differs from u when a redirect was followed (to another
+// origin only without credentials, see redirect.Check). A non-200 answer
+// is errAbsent, so discovery tries the next location; an unreachable host
+// or a 200 that is not JSON is an error.
+func getJSON(ctx context.Context, hc *http.Client, u string, v any) (*url.URL, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("MCP-Protocol-Version", wire.ProtocolVersion)
-	resp, err := hc.Do(req)
+	resp, err := redirect.Client(hc).Do(req)
 	if err != nil {
-		return fmt.Errorf("fetching %s: %w", redactURL(u), unwrapURLError(err))
+		return nil, fmt.Errorf("fetching %s: %w", redactURL(u), unwrapURLError(err))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxDocument))
-		return errAbsent
+		return nil, errAbsent
+	}
+	answered := resp.Request.URL
+	where := redactURL(u)
+	if answered.String() != u {
+		where += " (answered by " + redactURL(answered.String()) + ")"
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxDocument+1))
 	if err != nil {
-		return fmt.Errorf("reading %s: %w", redactURL(u), err)
+		return nil, fmt.Errorf("reading %s: %w", where, err)
 	}
 	if len(body) > maxDocument {
-		return fmt.Errorf("%s is over %d bytes", redactURL(u), maxDocument)
+		return nil, fmt.Errorf("%s is over %d bytes", where, maxDocument)
 	}
 	if err := json.Unmarshal(body, v); err != nil {
-		return fmt.Errorf("%s is not a JSON metadata document: %w", redactURL(u), err)
+		return nil, fmt.Errorf("%s is not a JSON metadata document: %w", where, err)
 	}
-	return nil
+	return answered, nil
 }
 
 // unwrapURLError drops net/http's "Get <url>:" prefix.

@@ -9,6 +9,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"tai/internal/redirect"
 )
 
 // ClientName is the name tai registers under.
@@ -61,7 +63,7 @@ func Register(ctx context.Context, hc *http.Client, md ServerMetadata, redirectU
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
-	resp, err := hc.Do(req)
+	resp, err := redirect.Client(hc).Do(req)
 	if err != nil {
 		return Client{}, fmt.Errorf("registering with %s: %w", redactURL(md.RegistrationEndpoint), unwrapURLError(err))
 	}

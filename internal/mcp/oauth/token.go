@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"tai/internal/mcp/wire"
+	"tai/internal/redirect"
 )
 
 // Token is what a token endpoint issued.
@@ -46,7 +47,7 @@ func tokenRequest(ctx context.Context, hc *http.Client, endpoint string, c Clien
 		pair := url.QueryEscape(c.ID) + ":" + url.QueryEscape(c.Secret)
 		req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(pair)))
 	}
-	resp, err := hc.Do(req)
+	resp, err := redirect.Client(hc).Do(req)
 	if err != nil {
 		return Token{}, fmt.Errorf("token endpoint %s: %w", redactURL(endpoint), unwrapURLError(err))
 	}

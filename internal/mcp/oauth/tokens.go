@@ -2,10 +2,13 @@ package oauth
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
+	"tai/internal/redirect"
 	"tai/internal/vault"
 )
 
@@ -131,10 +134,21 @@ func (t *Tokens) Save(ctx context.Context, g Grant) error {
 
 // Fresh returns the access token to send, refreshing it first when it has
 // expired; "" means no login is stored.
-func (t *Tokens) Fresh(ctx context.Context) (string, error) {
+func (t *Tokens) Fresh(ctx context.Context) (string, error) { return t.freshFor(ctx, nil) }
+
+// freshFor is Fresh for a request to u (nil: anywhere). A login is sent
+// only to the origin of the resource it was issued for: a request
+// elsewhere, which only a redirect or a changed URL can make, fails
+// without it. A login stored without a resource has only the redirect
+// policy (redirect.Check) between it and other origins.
+func (t *Tokens) freshFor(ctx context.Context, u *url.URL) (string, error) {
 	s, ok, err := t.Load(ctx)
 	if err != nil || !ok {
 		return "", err
+	}
+	if r, perr := url.Parse(s.Resource); u != nil && s.Resource != "" && (perr != nil || !redirect.SameOrigin(r, u)) {
+		return "", fmt.Errorf("MCP server %s: the login is for %s, and tai sends its token nowhere else (not to %s); if the server moved, register its new URL and log in with `tai mcp login %s`",
+			t.Server, redactURL(s.Resource), redirect.Show(u), t.Server)
 	}
 	if s.Expiry.IsZero() || t.now().Add(expirySkew).Before(s.Expiry) {
 		return s.Access, nil

@@ -10,7 +10,10 @@ import (
 // that has expired is refreshed before use, and a 401 to a request that
 // carried one refreshes once (discovering the token endpoint again from the
 // challenge) and retries the request with the new token. Without a stored
-// login requests go out as they are, so a 401 reaches the caller.
+// login requests go out as they are, so a 401 reaches the caller. The token
+// goes only to the origin of the resource it was issued for; a request to
+// any other origin fails before anything is sent, whatever redirect policy
+// the client around the transport has.
 type Transport struct {
 	// Base sends the requests; nil means http.DefaultTransport.
 	Base   http.RoundTripper
@@ -29,7 +32,7 @@ func (t *Transport) base() http.RoundTripper {
 // RoundTrip implements http.RoundTripper.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
-	access, err := t.Tokens.Fresh(ctx)
+	access, err := t.Tokens.freshFor(ctx, req.URL)
 	if err != nil {
 		closeBody(req)
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"tai/internal/mcp/wire"
+	"tai/internal/redirect"
 )
 
 // DefaultAPI is the GitHub REST API that [GitHub] reads by default.
@@ -27,7 +28,9 @@ type GitHub struct {
 	BaseURL string
 	// Token, when set, is sent as a bearer token (a GITHUB_TOKEN).
 	Token string
-	// Client makes the requests; nil means http.DefaultClient.
+	// Client makes the requests; nil means http.DefaultClient. Either way
+	// redirects follow redirect.Check, so the token stays in the API's
+	// origin.
 	Client *http.Client
 }
 
@@ -142,11 +145,7 @@ func (r *Repo) get(ctx context.Context, path string) ([]byte, error) {
 	if r.gh.Token != "" {
 		req.Header.Set("Authorization", "Bearer "+r.gh.Token)
 	}
-	client := r.gh.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
-	resp, err := client.Do(req)
+	resp, err := redirect.Client(r.gh.Client).Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", r.where(path), err)
 	}

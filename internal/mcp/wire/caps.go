@@ -14,6 +14,9 @@ const (
 	HTTPMaxBody     = 10 << 20           // MCP_HTTP_MAX_BODY, bytes
 	MaxServers      = 32                 // MCP_MAX_SERVERS
 	MaxTools        = 100                // MCP_MAX_TOOLS
+	MaxListedTools  = 1000               // MCP_MAX_LISTED_TOOLS
+	MaxListBytes    = 4 << 20            // MCP_MAX_LIST_BYTES
+	MaxToolBytes    = 64 << 10           // MCP_MAX_TOOL_BYTES
 	SessionIdle     = 3600 * time.Second // MCP_SESSION_IDLE
 	ChatTimeout     = 600 * time.Second  // MCP_CHAT_TIMEOUT
 	ResolverTimeout = 300 * time.Second  // MCP_RESOLVER_TIMEOUT
@@ -41,12 +44,25 @@ var Constants = []Constant{
 	{"MCP_HTTP_MAX_BODY", size(HTTPMaxBody), "largest message: an HTTP body either way, one stdio line"},
 	{"MCP_MAX_SERVERS", strconv.Itoa(MaxServers), "registered servers"},
 	{"MCP_MAX_TOOLS", strconv.Itoa(MaxTools), "tools bridged per server"},
+	{"MCP_MAX_LISTED_TOOLS", strconv.Itoa(MaxListedTools), "tools a server may list, over all pages"},
+	{"MCP_MAX_LIST_BYTES", size(MaxListBytes), "bytes a server's tool list may take, over all pages"},
+	{"MCP_MAX_TOOL_BYTES", size(MaxToolBytes), "bytes of one listed tool's definition"},
 	{"MCP_SESSION_IDLE", seconds(SessionIdle), "idle served sessions are dropped"},
 	{"MCP_CHAT_TIMEOUT", seconds(ChatTimeout), "deadline per served chat turn"},
 	{"MCP_RESOLVER_TIMEOUT", seconds(ResolverTimeout), "deadline for the GitHub resolver subagent"},
 	{"MCP_RESOLVER_STEPS", strconv.Itoa(ResolverSteps), "agent steps for one GitHub resolution"},
 	{"MCP_OAUTH_TIMEOUT", seconds(OAuthTimeout), "wait for the browser redirect of a login"},
 	{"MCP_DEFAULT_PORT", strconv.Itoa(DefaultPort), "port of the served endpoint"},
+}
+
+// Lookup finds the MCP_* name in Constants.
+func Lookup(name string) (Constant, bool) {
+	for _, c := range Constants {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return Constant{}, false
 }
 
 func seconds(d time.Duration) string { return strconv.Itoa(int(d/time.Second)) + "s" }

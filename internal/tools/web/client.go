@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"tai/internal/redirect"
 	"tai/internal/tools"
 	"tai/internal/tools/clip"
 )
@@ -110,8 +111,9 @@ func checkURL(raw string) (*url.URL, error) {
 }
 
 // redirectPolicy follows at most maxRedirects redirects, to http and https
-// only, and drops the secret's header on any hop that leaves the origin of
-// the URL the call named.
+// only. On any hop that leaves the origin of the URL the call named
+// (another scheme, host or port) the secret's header and every header
+// that may be a credential go no further (redirect.StripCredentials).
 func redirectPolicy(origin *url.URL, s *secretRef) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
 		if len(via) > maxRedirects {
@@ -120,8 +122,11 @@ func redirectPolicy(origin *url.URL, s *secretRef) func(*http.Request, []*http.R
 		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
 			return fmt.Errorf("refused a redirect to %s: only http and https are followed", req.URL.Redacted())
 		}
-		if s != nil && (req.URL.Scheme != origin.Scheme || req.URL.Host != origin.Host) {
-			req.Header.Del(s.Header)
+		if !redirect.SameOrigin(origin, req.URL) {
+			redirect.StripCredentials(req.Header)
+			if s != nil {
+				req.Header.Del(s.Header)
+			}
 		}
 		return nil
 	}

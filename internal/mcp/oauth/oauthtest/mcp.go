@@ -27,6 +27,13 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 	if !s.authorized(w, r, m.Method) {
 		return
 	}
+	s.mu.Lock()
+	moved := s.moved
+	s.mu.Unlock()
+	if moved.url != "" {
+		http.Redirect(w, r, moved.url, moved.status)
+		return
+	}
 	var result any
 	switch m.Method {
 	case "initialize":

@@ -65,6 +65,7 @@ type Server struct {
 
 	srv     *httptest.Server
 	mu      sync.Mutex
+	moved   redirectTo
 	clients map[string]client
 	codes   map[string]code
 	access  map[string]string // token → granted scope
@@ -137,6 +138,21 @@ func (s *Server) Stats() Stats {
 	st.Resources = append([]string(nil), st.Resources...)
 	st.AuthMethods = append([]string(nil), st.AuthMethods...)
 	return st
+}
+
+// redirectTo is where MCP requests are sent on, when anywhere.
+type redirectTo struct {
+	status int
+	url    string
+}
+
+// RedirectMCP makes the MCP endpoint answer every request that carries a
+// valid token with a redirect (status 307, 308, 302 …) to url, as a server
+// that moved would; an empty url stops it.
+func (s *Server) RedirectMCP(status int, url string) {
+	s.mu.Lock()
+	s.moved = redirectTo{status, url}
+	s.mu.Unlock()
 }
 
 // RevokeAccess makes every access token issued so far invalid, as when
