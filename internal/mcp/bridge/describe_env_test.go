@@ -44,3 +44,24 @@ env_vars = ["PASSME", "ZZ_FROM_VAULT"]
 		t.Errorf("an entry without env:\n%s", d)
 	}
 }
+
+// What passes through is part of what was approved: naming one more
+// variable in env_vars changes the launch's fingerprint, so the consent is
+// shown again before the server starts with it.
+func TestLaunchHash_CoversPassedThroughNames(t *testing.T) {
+	t.Setenv("PASSME", "v")
+	hash := func(envVars string) string {
+		e, err := config.Normalize("[mcp_servers.s]\ncommand = \"srv\"\nenv_vars = "+envVars+"\n", config.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, err := config.ExpandVars(e[0], config.Sources{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return LaunchHash(x.Entry)
+	}
+	if hash(`[]`) == hash(`["PASSME"]`) {
+		t.Error("passing PASSME through leaves the launch fingerprint unchanged")
+	}
+}
