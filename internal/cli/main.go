@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 
+	"tai/internal/reaper"
 	"tai/internal/textsafe"
 )
 
@@ -51,6 +52,10 @@ func (s silentExit) Error() string { return fmt.Sprintf("exit %d", int(s)) }
 
 // Main runs tai with args and returns the process exit code.
 func Main(args []string) int {
+	// tai re-runs itself as the watcher of each stdio MCP server.
+	if code, ok := reaper.Main(args); ok {
+		return code
+	}
 	app := NewApp(os.Stdin, os.Stdout, os.Stderr, os.Getenv)
 	ctx, stop := app.trapSignals(context.Background())
 	defer stop()
