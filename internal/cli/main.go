@@ -11,6 +11,8 @@ import (
 	"os"
 	"strings"
 
+	"tai/internal/procguard"
+	"tai/internal/secretenv"
 	"tai/internal/textsafe"
 )
 
@@ -49,8 +51,10 @@ type silentExit int
 
 func (s silentExit) Error() string { return fmt.Sprintf("exit %d", int(s)) }
 
-// Main runs tai with args and returns the process exit code.
+// Main runs tai with args and returns the process exit code. It first
+// closes tai's process to the programs it will start (procguard).
 func Main(args []string) int {
+	procguard.Protect(secretenv.Names)
 	app := NewApp(os.Stdin, os.Stdout, os.Stderr, os.Getenv)
 	ctx, stop := app.trapSignals(context.Background())
 	defer stop()
