@@ -13,12 +13,17 @@ import (
 	"tai/internal/llm/llmtest"
 	"tai/internal/mcp/mcptest"
 	"tai/internal/mcp/resolve/githubtest"
+	"tai/internal/reaper"
 	"tai/internal/vault"
 )
 
 // The test binary doubles as tai (and as small vault workers), so tests
 // drive real processes without building anything first.
 func TestMain(m *testing.M) {
+	// First: a server's watcher runs with the server's environment.
+	if code, ok := reaper.Main(os.Args[1:]); ok {
+		os.Exit(code)
+	}
 	if mcptest.ShouldServe() {
 		mcptest.Main()
 		os.Exit(0)

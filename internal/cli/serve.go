@@ -45,6 +45,10 @@ func (a *App) serveMCP(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	if a.serve.key != "-" {
+		// Any local user reads another's command line (ps, /proc/PID/cmdline).
+		fmt.Fprintln(a.Stderr, "tai: warning: a key on the command line shows in ps and shell history; use --serve-mcp - with the key in TAI_MCP_KEY")
+	}
 	addr, loopback, err := a.serveAddr(cmd)
 	if err != nil {
 		return err

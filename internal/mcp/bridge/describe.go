@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"tai/internal/mcp/client"
 	"tai/internal/mcp/config"
 	"tai/internal/mcp/wire"
 	"tai/internal/textsafe"
@@ -44,6 +45,7 @@ func Describe(x config.Expanded, why string) tools.Consent {
 				warnings = append(warnings, "the working directory"+hiddenChars)
 			}
 		}
+		writeEnvironment(&b, x)
 		warnings = append(warnings, writeEnv(&b, e.Env, hide)...)
 	} else {
 		url := hide.field("url", e.URL)
@@ -213,4 +215,27 @@ func writeHeaders(b *strings.Builder, headers map[string]string, hide hider) []s
 		}
 	}
 	return warnings
+}
+
+// writeEnvironment says what a stdio server gets of the person's
+// environment: the few variables every server inherits (see
+// [client.InheritedEnv]), the entry's env, and among its env the variables
+// passed through under their own name (Codex env_vars, "X": "${X}").
+func writeEnvironment(b *strings.Builder, x config.Expanded) {
+	rest := "plus env below"
+	if len(x.Entry.Env) == 0 {
+		rest = "nothing else"
+	}
+	fmt.Fprintf(b, "environment: only %s; %s\n", client.InheritedEnv(), rest)
+	var passed []string
+	for _, r := range x.Refs {
+		if _, ok := x.Entry.Env[r.Name]; ok && r.Origin == config.FromEnvironment && r.Text == "${"+r.Name+"}" &&
+			slices.Contains(r.Fields, "env."+r.Name) {
+			passed = append(passed, wire.Printable(r.Name, 80))
+		}
+	}
+	if len(passed) > 0 {
+		slices.Sort(passed)
+		fmt.Fprintf(b, "passed through from your environment: %s\n", strings.Join(passed, ", "))
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"tai/internal/mcp/wire"
+	"tai/internal/reaper"
 )
 
 // fakeEnv names the variable that turns the test binary into a fake
@@ -19,6 +20,10 @@ import (
 const fakeEnv = "MCPFAKE"
 
 func TestMain(m *testing.M) {
+	// First: the watcher runs with the server's environment, fakeEnv too.
+	if code, ok := reaper.Main(os.Args[1:]); ok {
+		os.Exit(code)
+	}
 	if script := os.Getenv(fakeEnv); script != "" {
 		runStdioFake(script)
 		os.Exit(0)
@@ -72,11 +77,23 @@ func runStdioFake(script string) {
 		child.Env = append(os.Environ(), fakeEnv+"=sleeper")
 		child.Start()
 		fmt.Fprintf(os.Stderr, "grandchild %d\n", child.Process.Pid)
+	case "detacher", "stubborn-detacher":
+		// A child in a session of its own, out of the server's process
+		// group, as setsid(1) or a daemonizing server makes one.
+		if script == "stubborn-detacher" {
+			signal.Ignore(syscall.SIGTERM)
+		}
+		child := exec.Command(os.Args[0])
+		child.Env = append(os.Environ(), fakeEnv+"=sleeper")
+		child.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		child.Start()
+		fmt.Fprintf(os.Stderr, "detached %d\n", child.Process.Pid)
 	case "sleeper":
 		signal.Ignore(syscall.SIGTERM)
 		select {}
 	}
-	if script != "stubborn" && script != "sleeper" {
+	stubborn := strings.HasPrefix(script, "stubborn")
+	if !stubborn && script != "sleeper" {
 		term := make(chan os.Signal, 1)
 		signal.Notify(term, syscall.SIGTERM)
 		go func() {
@@ -96,7 +113,7 @@ func runStdioFake(script string) {
 		f.handle(m)
 	}
 	fmt.Fprintln(os.Stderr, "fake: stdin closed")
-	if script == "stubborn" {
+	if stubborn {
 		select {}
 	}
 }

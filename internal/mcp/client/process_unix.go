@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"syscall"
 	"time"
+
+	"tai/internal/reaper"
 )
 
 // ownProcessGroup puts the child in a new process group, so shutdown also
@@ -17,15 +19,25 @@ func ownProcessGroup(cmd *exec.Cmd) {
 
 // close shuts the child down: close stdin and wait, then SIGTERM the group
 // and wait, then SIGKILL the group. The group is killed in the end in any
-// case, so no grandchild outlives the connection.
+// case, so no grandchild in it outlives the connection. A watched server
+// (see [reaper.Wrap]) is stopped through its watcher, which takes the same
+// two steps over every descendant, those that left the group included,
+// and exits once they are gone; the group kill then remains for a watcher
+// that failed to.
 func (t *stdioTransport) close() error {
 	t.closeOnce.Do(func() {
 		t.lose(ErrClosed)
 		t.stdin.Close()
 		pgid := t.cmd.Process.Pid
 		if !t.exitedWithin(t.grace) {
-			syscall.Kill(-pgid, syscall.SIGTERM)
-			if !t.exitedWithin(t.grace) {
+			wait := t.grace
+			if t.watched {
+				reaper.Stop(pgid)
+				wait = 2*t.grace + time.Second // its own grace, then its kill rounds
+			} else {
+				syscall.Kill(-pgid, syscall.SIGTERM)
+			}
+			if !t.exitedWithin(wait) {
 				syscall.Kill(-pgid, syscall.SIGKILL)
 				<-t.exited
 			}

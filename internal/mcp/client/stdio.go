@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"sort"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
 
 	"tai/internal/mcp/wire"
-	"tai/internal/secretenv"
+	"tai/internal/reaper"
 )
 
 // shutdownGrace is how long Close waits after closing stdin, and again
@@ -23,11 +23,14 @@ var maxBodyText = fmt.Sprintf("%dMiB (MCP_HTTP_MAX_BODY)", wire.HTTPMaxBody>>20)
 
 // Stdio runs a server as a child process speaking newline-delimited
 // JSON-RPC on its stdin and stdout (McpStdioTransport). The child's
-// environment is tai's own minus tai's secrets (secretenv), plus Env.
+// environment is a few of tai's variables (see [InheritedEnv]) plus Env.
+// On Linux it runs under a watcher (package reaper), so that whatever it
+// starts, detached or not, ends with it.
 type Stdio struct {
 	Command string
 	Args    []string
-	// Env adds to, or overrides, the inherited environment.
+	// Env adds to, or overrides, the inherited variables: the only way a
+	// server gets anything else of tai's environment.
 	Env map[string]string
 	// Dir is the working directory; empty means tai's.
 	Dir string
@@ -51,21 +54,6 @@ func quoteArg(a string) string {
 	return fmt.Sprintf("%q", a)
 }
 
-// childEnv is tai's environment without its secrets, with extra added;
-// sorted so a child's environment does not depend on map order.
-func childEnv(extra map[string]string) []string {
-	env := secretenv.Filter(os.Environ())
-	keys := make([]string, 0, len(extra))
-	for k := range extra {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		env = append(env, k+"="+extra[k]) // exec keeps the last of duplicates
-	}
-	return env
-}
-
 // stdioTransport is one running child. Three goroutines serve it: the
 // stdout reader, the stderr drain and the waiter.
 type stdioTransport struct {
@@ -74,8 +62,11 @@ type stdioTransport struct {
 	stdout *os.File
 	stderr *os.File
 	grace  time.Duration
-	log    *tail
-	peer   peer
+	// watched is set when cmd is the watcher (package reaper) running the
+	// server, which then ends the server's whole tree itself.
+	watched bool
+	log     *tail
+	peer    peer
 
 	wmu sync.Mutex // one message at a time on stdin
 
@@ -106,9 +97,14 @@ func (s Stdio) dial(ctx context.Context, p peer, log *tail) (transport, error) {
 	}
 	cmd := exec.Command(s.Command, s.Args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[3], files[5]
-	cmd.Env = childEnv(s.Env)
+	cmd.Env = childEnv(os.Environ(), s.Env, runtime.GOOS)
 	cmd.Dir = s.Dir
+	grace := s.grace
+	if grace == 0 {
+		grace = shutdownGrace
+	}
 	ownProcessGroup(cmd)
+	watched := reaper.Wrap(cmd, grace)
 	err := cmd.Start()
 	closeAll([]*os.File{files[0], files[3], files[5]}) // the child's ends
 	if err != nil {
@@ -117,11 +113,8 @@ func (s Stdio) dial(ctx context.Context, p peer, log *tail) (transport, error) {
 	}
 	t := &stdioTransport{
 		cmd: cmd, stdin: files[1], stdout: files[2], stderr: files[4],
-		grace: s.grace, log: log, peer: p,
+		grace: grace, watched: watched, log: log, peer: p,
 		exited: make(chan struct{}), drained: make(chan struct{}), lostCh: make(chan struct{}),
-	}
-	if t.grace == 0 {
-		t.grace = shutdownGrace
 	}
 	t.wg.Add(2)
 	go t.wait()

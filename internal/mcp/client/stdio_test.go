@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -29,7 +30,7 @@ func fake(t testing.TB, script string) Stdio {
 	// A well-behaved fake leaves on stdin close; only a stubborn one should
 	// wait out the grace periods.
 	grace := 10 * time.Second
-	if script == "stubborn" {
+	if strings.HasPrefix(script, "stubborn") {
 		grace = 200 * time.Millisecond
 	}
 	return Stdio{Command: exe, Env: env, grace: grace}
@@ -332,27 +333,62 @@ func TestClient_ListToolsRefusesEndlessPagination(t *testing.T) {
 
 func TestStdio_CloseKillsTheProcessGroup(t *testing.T) {
 	c := connect(t, "stubborn", Options{})
-	m := regexp.MustCompile(`grandchild (\d+)`).FindStringSubmatch(c.Stderr())
-	for m == nil { // the line precedes the handshake answer, but stderr is drained apart
-		time.Sleep(time.Millisecond)
-		m = regexp.MustCompile(`grandchild (\d+)`).FindStringSubmatch(c.Stderr())
-	}
-	pid, _ := strconv.Atoi(m[1])
+	pid := stderrPid(t, c, "grandchild")
 	if !alive(pid) {
 		t.Fatalf("grandchild %d not running before Close", pid)
 	}
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
-	// SIGKILL is delivered asynchronously: the grandchild may take a moment
-	// to die after Close has sent it.
-	for deadline := time.Now().Add(5 * time.Second); alive(pid); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("grandchild %d outlived Close by 5s", pid)
-		}
-	}
+	waitGone(t, pid, "grandchild")
 	if _, err := c.CallTool(context.Background(), "echo", nil); !errors.Is(err, ErrClosed) {
 		t.Fatalf("call after Close: %v", err)
+	}
+}
+
+// A process the server moved into a session of its own (setsid) is out of
+// its process group, yet ends with it too: whether the server leaves on
+// stdin close and the leftover is found after, or ignores SIGTERM and is
+// stopped with it. checkLeaks then proves nothing was left unreaped.
+func TestStdio_CloseEndsDetachedProcesses(t *testing.T) {
+	for _, script := range []string{"detacher", "stubborn-detacher"} {
+		t.Run(script, func(t *testing.T) {
+			c := connect(t, script, Options{})
+			pid := stderrPid(t, c, "detached")
+			if !alive(pid) {
+				t.Fatalf("detached process %d not running before Close", pid)
+			}
+			c.Close()
+			waitGone(t, pid, "detached process")
+		})
+	}
+}
+
+// stderrPid waits for the server's stderr line "what PID".
+func stderrPid(t *testing.T, c *Client, what string) int {
+	t.Helper()
+	re := regexp.MustCompile(what + ` (\d+)`)
+	deadline := time.Now().Add(10 * time.Second)
+	m := re.FindStringSubmatch(c.Stderr())
+	for ; m == nil; m = re.FindStringSubmatch(c.Stderr()) { // stderr is drained apart from the handshake
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q line on the server's stderr: %q", what, c.Stderr())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	pid, _ := strconv.Atoi(m[1])
+	return pid
+}
+
+// waitGone fails unless pid stops running within 5s: SIGKILL is delivered
+// asynchronously, so it may take a moment after Close has sent it.
+func waitGone(t *testing.T, pid int, what string) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); alive(pid); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("%s %d outlived Close by 5s", what, pid)
+		}
 	}
 }
 
@@ -361,5 +397,46 @@ func TestStdio_SpawnFailureSaysWhatToCheck(t *testing.T) {
 	_, err := Connect(context.Background(), Options{Transport: Stdio{Command: "/nonexistent/mcp-server"}})
 	if err == nil || !strings.Contains(err.Error(), "check the command") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// A server gets a few of tai's variables and what its entry sets, nothing
+// else: no cloud or forge token, no proxy password, no shell function.
+func TestStdio_ChildEnvironmentIsMinimal(t *testing.T) {
+	tai := map[string]string{
+		"AWS_SECRET_ACCESS_KEY": "aws-secret", "GH_TOKEN": "gh-secret", "HF_TOKEN": "hf-secret",
+		"GEMINI_API_KEY": "gemini-secret", "TAI_MODEL": "openai:x", "npm_config__auth": "npm-secret",
+		"BASH_FUNC_f%%": "() {  evil; }", "HTTP_PROXY": "http://me:pw-secret@proxy.internal:3128",
+		"HTTPS_PROXY": "http://proxy.internal:3128", "NO_PROXY": ".internal", "LANG": "C.UTF-8", "LC_TIME": "C",
+		"TZ": "UTC", "TMPDIR": t.TempDir(), "HOME": "/home/someone", "EDITOR": "vi",
+	}
+	for k, v := range tai {
+		t.Setenv(k, v)
+	}
+	s := fake(t, "plain")
+	s.Env["GH_TOKEN"] = "passed-through"
+	s.Env["TZ"] = "Europe/Paris"
+	c := connect(t, "", Options{Transport: s})
+	res, err := c.CallTool(context.Background(), "env", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, kv := range strings.Split(res.Text(), "\n") {
+		k, v, _ := strings.Cut(kv, "=")
+		got[k] = v
+	}
+	for _, k := range []string{"AWS_SECRET_ACCESS_KEY", "HF_TOKEN", "GEMINI_API_KEY", "TAI_MODEL", "npm_config__auth", "BASH_FUNC_f%%", "HTTP_PROXY", "EDITOR"} {
+		if v, ok := got[k]; ok {
+			t.Errorf("the server got %s=%s", k, v)
+		}
+	}
+	want := map[string]string{"GH_TOKEN": "passed-through", "TZ": "Europe/Paris", "HTTPS_PROXY": tai["HTTPS_PROXY"],
+		"NO_PROXY": ".internal", "LANG": "C.UTF-8", "LC_TIME": "C", "TMPDIR": tai["TMPDIR"], "HOME": "/home/someone",
+		fakeEnv: "plain", "PATH": os.Getenv("PATH")}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("the server got %s=%q, want %q", k, got[k], v)
+		}
 	}
 }

@@ -9,8 +9,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // EnvServe, set to "1", makes [ShouldServe] true.
@@ -48,6 +50,8 @@ func Env(toolNames ...string) map[string]string {
 //	fail  → an isError result
 //	env   → the value of the environment variable named by "name"
 //	image → an image block and a text block
+//	detach → the pid of a `sleep` it started in a session of its own
+//	         (setsid), out of the server's process group
 func Main() {
 	var toolList []map[string]any
 	_ = json.Unmarshal([]byte(os.Getenv(EnvTools)), &toolList)
@@ -134,6 +138,13 @@ func fakeCall(name string, args map[string]any) map[string]any {
 		return map[string]any{"content": text("it broke"), "isError": true}
 	case "env":
 		return map[string]any{"content": text(os.Getenv(fmt.Sprint(args["name"])))}
+	case "detach":
+		cmd := exec.Command("sleep", "1000")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err != nil {
+			return map[string]any{"content": text(err.Error()), "isError": true}
+		}
+		return map[string]any{"content": text(strconv.Itoa(cmd.Process.Pid))}
 	case "image":
 		return map[string]any{"content": []any{map[string]any{"type": "image", "data": "aGk=", "mimeType": "image/png"},
 			map[string]any{"type": "text", "text": "caption"}}}

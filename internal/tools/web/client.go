@@ -28,8 +28,9 @@ const (
 	showTail     = 4 << 10  // … and the last showTail
 )
 
-// transport is shared by every request, for its connection pool.
-var transport = http.DefaultTransport.(*http.Transport).Clone()
+// transport is shared by every request, for its connection pool; see
+// egress for which addresses it reaches.
+var transport http.RoundTripper = newEgress(systemLookup, http.ProxyFromEnvironment)
 
 // request is one HTTP exchange a tool asks for.
 type request struct {
@@ -47,6 +48,7 @@ type response struct {
 	proto     string
 	header    http.Header
 	url       *url.URL // after redirects
+	elsewhere *url.URL // a redirect to another host, not followed
 	body      []byte
 	truncated bool
 }
@@ -79,7 +81,8 @@ func exchange(ctx context.Context, env *tools.Env, r request) (*response, string
 		}
 		req.Header.Set(r.secret.Header, r.secret.Prefix+value)
 	}
-	client := &http.Client{Transport: transport, Timeout: timeout, CheckRedirect: redirectPolicy(u, r.secret)}
+	var elsewhere *url.URL
+	client := &http.Client{Transport: transport, Timeout: timeout, CheckRedirect: redirectPolicy(u, r.secret, &elsewhere)}
 	resp, err := client.Do(req)
 	if err != nil {
 		return nil, value, describe(r.method, u, err)
@@ -89,7 +92,7 @@ func exchange(ctx context.Context, env *tools.Env, r request) (*response, string
 	if err != nil {
 		return nil, value, fmt.Errorf("%s %s: reading the body: %w", r.method, resp.Request.URL, err)
 	}
-	out := &response{status: resp.Status, code: resp.StatusCode, proto: resp.Proto, header: resp.Header, url: resp.Request.URL, body: body}
+	out := &response{status: resp.Status, code: resp.StatusCode, proto: resp.Proto, header: resp.Header, url: resp.Request.URL, elsewhere: elsewhere, body: body}
 	if len(body) > maxBody {
 		out.body, out.truncated = body[:maxBody], true
 	}
@@ -113,14 +116,21 @@ func checkURL(raw string) (*url.URL, error) {
 // redirectPolicy follows at most maxRedirects redirects, to http and https
 // only. On any hop that leaves the origin of the URL the call named
 // (another scheme, host or port) the secret's header and every header
-// that may be a credential go no further (redirect.StripCredentials).
-func redirectPolicy(origin *url.URL, s *secretRef) func(*http.Request, []*http.Request) error {
+// that may be a credential go no further (redirect.StripCredentials). A
+// redirect to another host is followed only when the context's
+// RedirectAllow says so; otherwise the redirect response is the answer and
+// *elsewhere its target, for the tool to report.
+func redirectPolicy(origin *url.URL, s *secretRef, elsewhere **url.URL) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
 		if len(via) > maxRedirects {
 			return fmt.Errorf("stopped after %d redirects (the limit)", maxRedirects)
 		}
 		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
 			return fmt.Errorf("refused a redirect to %s: only http and https are followed", req.URL.Redacted())
+		}
+		if !sameHost(via[len(via)-1].URL, req.URL) && !redirectAllowed(req.Context(), req.URL) {
+			*elsewhere = req.URL
+			return http.ErrUseLastResponse
 		}
 		if !redirect.SameOrigin(origin, req.URL) {
 			redirect.StripCredentials(req.Header)
@@ -130,6 +140,13 @@ func redirectPolicy(origin *url.URL, s *secretRef) func(*http.Request, []*http.R
 		}
 		return nil
 	}
+}
+
+// elsewhereNote tells the model where a response redirected and how to
+// follow it.
+func elsewhereNote(tool string, from, to *url.URL) string {
+	return fmt.Sprintf("%s redirected to another host: %s\nThe redirect was not followed. Call %s with that URL to fetch it; tai asks the person first where the host needs approval.",
+		from.Redacted(), to.Redacted(), tool)
 }
 
 // describe turns a client error into one line saying what went wrong.
@@ -142,7 +159,10 @@ func describe(method string, u *url.URL, err error) error {
 	var cert *x509.UnknownAuthorityError
 	var host x509.HostnameError
 	var netErr net.Error
+	var refused *RefusedError
 	switch {
+	case errors.As(err, &refused):
+		err = refused
 	case errors.Is(err, syscall.ECONNREFUSED):
 		err = fmt.Errorf("connection refused: nothing is listening at %s", hostPort(u))
 	case errors.As(err, &dns):

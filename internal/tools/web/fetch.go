@@ -75,6 +75,9 @@ func runFetch(ctx context.Context, call tools.Call) (tools.Result, error) {
 // its text; a status other than 2xx is a tool error showing the start of
 // the body.
 func fetchResult(resp *response, raw bool) tools.Result {
+	if resp.elsewhere != nil {
+		return tools.Text(elsewhereNote(FetchName, resp.url, resp.elsewhere))
+	}
 	ctype := resp.header.Get("Content-Type")
 	if !isText(ctype, resp.body) {
 		return tools.Errorf("%s: %s is %s (%s bytes), not text; web_fetch returns text only",

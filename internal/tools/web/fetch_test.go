@@ -13,10 +13,38 @@ import (
 	"testing"
 
 	"tai/internal/tools"
-	"tai/internal/tools/tooltest"
 )
 
-var call = tooltest.Run
+// loopback approves every host by name for local addresses: the test
+// servers listen on 127.0.0.1, which the web tools otherwise refuse.
+func loopback(ctx context.Context) context.Context {
+	return WithLocalAllowed(ctx, func(context.Context, string) bool { return true })
+}
+
+// call runs tl the way the agent does, with every host approved.
+func call(t *testing.T, tl *tools.Tool, env *tools.Env, args string) tools.Result {
+	t.Helper()
+	return callCtx(t, loopback(context.Background()), tl, env, args)
+}
+
+func callCtx(t *testing.T, ctx context.Context, tl *tools.Tool, env *tools.Env, args string) tools.Result {
+	t.Helper()
+	res, err := tools.Invoke(ctx, tl, tools.Call{ID: "c1", Args: json.RawMessage(args), Env: env})
+	if err != nil {
+		t.Fatalf("%s(%s): %v", tl.Name, args, err)
+	}
+	return res
+}
+
+// mustRun is call that also fails t on a tool error, returning the text.
+func mustRun(t *testing.T, tl *tools.Tool, env *tools.Env, args string) string {
+	t.Helper()
+	res := call(t, tl, env, args)
+	if res.IsError {
+		t.Fatalf("%s(%s): tool error: %s", tl.Name, args, res.Text)
+	}
+	return res.Text
+}
 
 func wantError(t *testing.T, res tools.Result, part string) {
 	t.Helper()
@@ -79,12 +107,12 @@ func site(t *testing.T) *httptest.Server {
 
 func TestFetch_HTMLBecomesText(t *testing.T) {
 	srv := site(t)
-	got := tooltest.MustRun(t, Fetch(), &tools.Env{}, urlArgs(srv.URL+"/page", ""))
+	got := mustRun(t, Fetch(), &tools.Env{}, urlArgs(srv.URL+"/page", ""))
 	want := "URL: " + srv.URL + "/page\nTitle: Hello\n\n# Welcome\n\nSee [the docs](" + srv.URL + "/docs)."
 	if got != want {
 		t.Fatalf("got\n%q\nwant\n%q", got, want)
 	}
-	raw := tooltest.MustRun(t, Fetch(), &tools.Env{}, urlArgs(srv.URL+"/page", `, "raw": true`))
+	raw := mustRun(t, Fetch(), &tools.Env{}, urlArgs(srv.URL+"/page", `, "raw": true`))
 	if !strings.Contains(raw, "<script>alert(1)</script>") {
 		t.Fatalf("raw fetch converted the page: %q", raw)
 	}
@@ -92,17 +120,17 @@ func TestFetch_HTMLBecomesText(t *testing.T) {
 
 func TestFetch_TextTypes(t *testing.T) {
 	srv := site(t)
-	if got := tooltest.MustRun(t, Fetch(), &tools.Env{}, urlArgs(srv.URL+"/data.json", "")); !strings.HasSuffix(got, "\n\n{\"a\": [1, 2]}") {
+	if got := mustRun(t, Fetch(), &tools.Env{}, urlArgs(srv.URL+"/data.json", "")); !strings.HasSuffix(got, "\n\n{\"a\": [1, 2]}") {
 		t.Errorf("json: %q", got)
 	}
-	if got := tooltest.MustRun(t, Fetch(), &tools.Env{}, urlArgs(srv.URL+"/latin1", "")); !strings.HasSuffix(got, "\n\ncafé") {
+	if got := mustRun(t, Fetch(), &tools.Env{}, urlArgs(srv.URL+"/latin1", "")); !strings.HasSuffix(got, "\n\ncafé") {
 		t.Errorf("latin-1: %q", got)
 	}
 }
 
 func TestFetch_Redirects(t *testing.T) {
 	srv := site(t)
-	got := tooltest.MustRun(t, Fetch(), &tools.Env{}, urlArgs(srv.URL+"/hops/5", ""))
+	got := mustRun(t, Fetch(), &tools.Env{}, urlArgs(srv.URL+"/hops/5", ""))
 	if got != "URL: "+srv.URL+"/hops/0\n\narrived" {
 		t.Fatalf("five redirects: %q", got)
 	}
@@ -122,7 +150,7 @@ func TestFetch_OnlyHTTP(t *testing.T) {
 
 func TestFetch_BodyIsCapped(t *testing.T) {
 	srv := site(t)
-	got := tooltest.MustRun(t, Fetch(), &tools.Env{}, urlArgs(srv.URL+"/huge", ""))
+	got := mustRun(t, Fetch(), &tools.Env{}, urlArgs(srv.URL+"/huge", ""))
 	if len(got) > showHead+showTail+300 {
 		t.Errorf("result is %d bytes", len(got))
 	}
@@ -158,7 +186,7 @@ func TestFetch_Cancel(t *testing.T) {
 		<-r.Context().Done()
 	}))
 	defer srv.Close()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(loopback(context.Background()))
 	go func() {
 		<-arrived
 		cancel()

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -39,12 +40,16 @@ func TestRedirectPolicy_CredentialsStayInTheOrigin(t *testing.T) {
 	secret := &secretRef{Name: "api", Header: "X-Secret-Key"}
 	for _, path := range []string{"/away", "/here"} {
 		u, _ := url.Parse(entry.URL + path)
-		req, _ := http.NewRequest(http.MethodGet, u.String(), nil)
+		// Both servers are on loopback, and the redirect to another port
+		// is allowed here so that what it carries can be seen.
+		ctx := WithRedirectAllowed(loopback(context.Background()), func(context.Context, *url.URL) bool { return true })
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 		for k, v := range map[string]string{"Authorization": "Bearer model-given", "X-Api-Key": "k", "Cookie": "s=1",
 			"X-Secret-Key": "v", "Accept": "text/html"} {
 			req.Header.Set(k, v)
 		}
-		client := &http.Client{Transport: transport, CheckRedirect: redirectPolicy(u, secret)}
+		var elsewhere *url.URL
+		client := &http.Client{Transport: transport, CheckRedirect: redirectPolicy(u, secret, &elsewhere)}
 		resp, err := client.Do(req)
 		if err != nil {
 			t.Fatal(err)

@@ -89,5 +89,8 @@ func runRequest(ctx context.Context, call tools.Call) (tools.Result, error) {
 	default:
 		fmt.Fprintf(&b, "(binary body: %s bytes of %s)", clip.Count(int64(len(resp.body))), orUnknown(mediaType(ctype)))
 	}
+	if resp.elsewhere != nil {
+		b.WriteString("\n\n" + elsewhereNote(RequestName, resp.url, resp.elsewhere))
+	}
 	return tools.Text(redact(call.Env, a.Secret, value, b.String())), nil
 }

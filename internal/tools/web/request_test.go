@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"tai/internal/tools"
-	"tai/internal/tools/tooltest"
 )
 
 func api(t *testing.T) *httptest.Server {
@@ -35,7 +34,7 @@ func api(t *testing.T) *httptest.Server {
 func TestRequest_PostWithHeadersAndBody(t *testing.T) {
 	srv := api(t)
 	args := `{"method": "POST", "url": "` + srv.URL + `/items", "headers": {"Content-Type": "application/json"}, "body": "{\"name\": \"x\"}"}`
-	got := tooltest.MustRun(t, Request(), &tools.Env{}, args)
+	got := mustRun(t, Request(), &tools.Env{}, args)
 	for _, want := range []string{
 		"HTTP/1.1 201 Created\n",
 		"Content-Type: application/json\n",
@@ -54,10 +53,10 @@ func TestRequest_StatusesAndBodies(t *testing.T) {
 	if res.IsError || !strings.HasPrefix(res.Text, "HTTP/1.1 404 Not Found\n") {
 		t.Errorf("404 should be a normal result: %+v", res)
 	}
-	if got := tooltest.MustRun(t, Request(), &tools.Env{}, `{"url": "`+srv.URL+`/blob"}`); !strings.HasSuffix(got, "\n\n(binary body: 5 bytes of application/octet-stream)") {
+	if got := mustRun(t, Request(), &tools.Env{}, `{"url": "`+srv.URL+`/blob"}`); !strings.HasSuffix(got, "\n\n(binary body: 5 bytes of application/octet-stream)") {
 		t.Errorf("binary: %q", got)
 	}
-	if got := tooltest.MustRun(t, Request(), &tools.Env{}, `{"method": "HEAD", "url": "`+srv.URL+`/items"}`); !strings.HasSuffix(got, "\n\n(empty body)") {
+	if got := mustRun(t, Request(), &tools.Env{}, `{"method": "HEAD", "url": "`+srv.URL+`/items"}`); !strings.HasSuffix(got, "\n\n(empty body)") {
 		t.Errorf("HEAD: %q", got)
 	}
 }

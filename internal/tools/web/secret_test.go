@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -54,11 +55,11 @@ func TestSecret_SentButNeverShown(t *testing.T) {
 	srv := httptest.NewServer(e)
 	defer srv.Close()
 
-	got := tooltest.MustRun(t, Fetch(), env, urlArgs(srv.URL, secretArg))
+	got := mustRun(t, Fetch(), env, urlArgs(srv.URL, secretArg))
 	if !strings.HasSuffix(got, "you sent: Bearer [secret:GITHUB_TOKEN]") {
 		t.Errorf("web_fetch: %q", got)
 	}
-	got = tooltest.MustRun(t, Request(), env, urlArgs(srv.URL, secretArg))
+	got = mustRun(t, Request(), env, urlArgs(srv.URL, secretArg))
 	for _, want := range []string{"X-Echo: Bearer [secret:GITHUB_TOKEN]\n", "you sent: Bearer [secret:GITHUB_TOKEN]"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("http_request lacks %q:\n%s", want, got)
@@ -74,7 +75,8 @@ func TestSecret_SentButNeverShown(t *testing.T) {
 	}
 }
 
-// The secret goes to the origin the call named and no further.
+// The secret goes to the origin the call named and no further, even where
+// a redirect to another host is allowed.
 func TestSecret_NotSentToAnotherOrigin(t *testing.T) {
 	env := vaultEnv(t)
 	other := &echo{}
@@ -90,11 +92,14 @@ func TestSecret_NotSentToAnotherOrigin(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
-	tooltest.MustRun(t, Fetch(), env, urlArgs(srv.URL+"/away", secretArg))
+	ctx := WithRedirectAllowed(loopback(context.Background()), func(context.Context, *url.URL) bool { return true })
+	if res := callCtx(t, ctx, Fetch(), env, urlArgs(srv.URL+"/away", secretArg)); res.IsError {
+		t.Fatal(res.Text)
+	}
 	if got := other.received(); len(got) != 1 || got[0] != "" {
 		t.Errorf("other origin received Authorization %q, want none", got)
 	}
-	tooltest.MustRun(t, Fetch(), env, urlArgs(srv.URL+"/home", secretArg))
+	mustRun(t, Fetch(), env, urlArgs(srv.URL+"/home", secretArg))
 	if got := same.received(); len(got) != 1 || got[0] != "Bearer "+tokenValue {
 		t.Errorf("same origin received %q, want the secret", got)
 	}
@@ -116,7 +121,7 @@ func TestSecret_OtherVaultValuesAreRedacted(t *testing.T) {
 		io.WriteString(w, "leaked "+tokenValue)
 	}))
 	defer srv.Close()
-	if got := tooltest.MustRun(t, Fetch(), env, urlArgs(srv.URL, "")); !strings.HasSuffix(got, "leaked [secret:GITHUB_TOKEN]") {
+	if got := mustRun(t, Fetch(), env, urlArgs(srv.URL, "")); !strings.HasSuffix(got, "leaked [secret:GITHUB_TOKEN]") {
 		t.Fatalf("got %q", got)
 	}
 }
