@@ -182,20 +182,19 @@ func (a *Approver) needs(ctx context.Context, t *tools.Tool, call tools.Call, c 
 		n.lines = append(n.lines, "may read anywhere: "+reach.Unknown)
 	}
 	for _, u := range reach.URLs {
-		host := tools.HostOf(u)
+		host, name := tools.HostOf(u), tools.HostName(u)
 		if host == "" {
 			continue
 		}
-		local := tools.IsLocalHost(ctx, host)
-		if local {
-			ok, err := a.has(ctx, tools.GrantLocalHost, host)
+		if tools.IsLocalHost(ctx, name) {
+			ok, err := a.has(ctx, tools.GrantLocalHost, name)
 			if err != nil {
 				return n, err
 			}
 			if !ok {
-				n.local = append(n.local, host)
-				n.need(tools.Grant{Kind: tools.GrantLocalHost, Subject: host},
-					fmt.Sprintf("sends a request to %s, a loopback or private address on this machine's network", host))
+				n.local = append(n.local, name)
+				n.need(tools.Grant{Kind: tools.GrantLocalHost, Subject: name},
+					fmt.Sprintf("sends a request to %s, on this machine or a private network (%s)", name, host))
 			}
 			continue
 		}

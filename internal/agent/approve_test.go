@@ -256,7 +256,7 @@ func TestApprove_WebRequestsAskPerHost(t *testing.T) {
 		t.Fatalf("another host was covered: %+v", v)
 	}
 	v, c = po.approve(t, "web_fetch", `{"url":"http://127.0.0.1:8080/admin"}`, AllowOnce)
-	if !v.Allowed || c == nil || !strings.Contains(c.Detail, "loopback or private") || len(v.LocalHosts) != 1 || v.LocalHosts[0] != "127.0.0.1:8080" {
+	if !v.Allowed || c == nil || !strings.Contains(c.Detail, "on this machine or a private network") || len(v.LocalHosts) != 1 || v.LocalHosts[0] != "127.0.0.1" {
 		t.Fatalf("local host: %+v %+v", v, c)
 	}
 	po.ap.Mode = profile.ApprovalYolo

@@ -62,10 +62,10 @@ func (t *turn) runCall(ctx context.Context, c llm.ToolCall) (llm.Message, string
 	a := t.a
 	tl, ok := t.lookup(c.Name)
 	if !ok {
-		t.emit(Event{Type: EventToolCall, CallID: c.ID, Tool: c.Name, Arguments: rawOrString(c.Arguments)})
+		t.emit(Event{Type: EventToolCall, CallID: c.ID, Tool: c.Name, Arguments: t.redacted(rawOrString(c.Arguments))})
 		return toolMessage(c, fmt.Sprintf("unknown tool %q: call tool_search to find the right tool", c.Name), true), ""
 	}
-	t.emit(Event{Type: EventToolCall, CallID: c.ID, Tool: c.Name, Arguments: tl.Shown(rawOrString(c.Arguments))})
+	t.emit(Event{Type: EventToolCall, CallID: c.ID, Tool: c.Name, Arguments: t.redacted(tl.Shown(rawOrString(c.Arguments)))})
 	if tl.Bridged() && a.Env != nil && a.Env.Served {
 		return toolMessage(c, "bridged MCP tools are not available in a served session", true), ""
 	}
@@ -147,6 +147,20 @@ func (t *turn) audit(ctx context.Context, tl *tools.Tool, args json.RawMessage, 
 	}
 	_ = env.Store.Audit(context.WithoutCancel(ctx), vault.AuditEntry{Profile: env.Profile, Kind: kind, Subject: subject,
 		Digest: vault.Digest(tl.Shown(args)), Outcome: outcome, DurationMS: took.Milliseconds(), Size: int64(size)})
+}
+
+// redacted is arguments as events show them: a known secret the model
+// wrote into them appears as [secret:NAME] on the screen and in --json.
+func (t *turn) redacted(args json.RawMessage) json.RawMessage {
+	env := t.a.Env
+	if env == nil || env.Store == nil {
+		return args
+	}
+	r := env.Store.Redact(string(args))
+	if r == string(args) || !json.Valid([]byte(r)) {
+		return args
+	}
+	return json.RawMessage(r)
 }
 
 func compact(b []byte) string {

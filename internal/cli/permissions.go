@@ -127,11 +127,17 @@ func grantArgs(kind, subject string) (string, string, error) {
 		return "", "", usageError("the subject %q holds control characters", subject)
 	}
 	switch kind {
-	case tools.GrantHost, tools.GrantLocalHost:
+	case tools.GrantHost:
 		// Requests name hosts without the scheme's default port (HostOf).
 		h := tools.HostOf("https://" + strings.TrimSuffix(strings.TrimSuffix(subject, ":80"), ":443"))
 		if strings.ContainsAny(subject, "/?#@") || h == "" {
 			return "", "", usageError("%q is not a host: give a name or address, with :PORT for a port other than 80 and 443", subject)
+		}
+		return kind, h, nil
+	case tools.GrantLocalHost:
+		h := tools.HostName("https://" + subject)
+		if strings.ContainsAny(subject, "/?#@") || h == "" || strings.Contains(strings.Trim(subject, "[]"), "]") {
+			return "", "", usageError("%q is not a host name or address (a local-host grant covers every port)", subject)
 		}
 		return kind, h, nil
 	case tools.GrantDir:

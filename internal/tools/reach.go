@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"tai/internal/netaddr"
 )
 
 // Grant kinds: what a standing "always" covers. The vault stores the kind
@@ -20,7 +22,7 @@ const (
 	GrantServer    = "server"     // every tool of one MCP server
 	GrantCommand   = "command"    // shell lines whose commands start with this program and subcommand
 	GrantHost      = "host"       // web requests to this host (host[:port], lower case)
-	GrantLocalHost = "local-host" // this host even when it resolves to a loopback or private address
+	GrantLocalHost = "local-host" // this host name even when it resolves to a loopback or private address
 	GrantDir       = "dir"        // reads under this directory
 	GrantEdit      = "edit"       // file changes under this working directory (not its .git)
 )
@@ -224,24 +226,19 @@ func HostOf(raw string) string {
 	return net.JoinHostPort(host, port)
 }
 
-// IsLocalHost reports whether host (as HostOf gives it) names this machine
-// or a private network: a loopback, private, link-local or cloud-metadata
-// address, given literally or by any address its name resolves to now. A
-// name that does not resolve is not local here; the web tools check the
+// IsLocalHost reports whether host (a URL's host name or address, without
+// port) names this machine, a private network or a cloud metadata service:
+// by its name, as a literal address, or by any address it resolves to now.
+// A name that does not resolve is not local here; the web tools check the
 // address they actually dial again, so a name that later resolves to a
 // private address is still refused (DNS rebinding).
 func IsLocalHost(ctx context.Context, host string) bool {
-	h := host
-	if hh, _, err := net.SplitHostPort(host); err == nil {
-		h = hh
-	}
-	h = strings.Trim(h, "[]")
-	if ip, err := netip.ParseAddr(h); err == nil {
-		return LocalAddr(ip)
-	}
-	if h == "localhost" || strings.HasSuffix(h, ".localhost") || strings.HasSuffix(h, ".local") ||
-		strings.HasSuffix(h, ".internal") || h == "metadata" {
+	h := strings.Trim(host, "[]")
+	if netaddr.NameKind(h) != "" {
 		return true
+	}
+	if ip, err := netip.ParseAddr(h); err == nil {
+		return netaddr.Kind(ip) != ""
 	}
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
@@ -250,56 +247,23 @@ func IsLocalHost(ctx context.Context, host string) bool {
 		return false
 	}
 	for _, a := range addrs {
-		if LocalAddr(a) {
+		if netaddr.Kind(a) != "" {
 			return true
 		}
 	}
 	return false
 }
 
-// LocalAddr reports an address tai reaches only for hosts a person
-// approved by name: loopback, private (RFC 1918, IPv6 unique local),
-// link-local (cloud metadata lives there), shared (CGNAT), unspecified,
-// multicast and broadcast, also inside IPv4-mapped and NAT64 IPv6 forms.
-func LocalAddr(ip netip.Addr) bool {
-	ip = ip.Unmap()
-	if ip.Is6() {
-		if nat64.Contains(ip) || nat64Local.Contains(ip) {
-			b := ip.As16()
-			return LocalAddr(netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]}))
-		}
-		if ip == awsMetadata6 {
-			return true
-		}
+// HostName is a URL's host name or address, lower case, without port or
+// brackets: what local-host grants name, since the address dialled is
+// what makes a request local, whatever its port.
+func HostName(raw string) string {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		return ""
 	}
-	if ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
-		ip.IsInterfaceLocalMulticast() || ip.IsMulticast() || ip.IsUnspecified() {
-		return true
-	}
-	for _, p := range localPrefixes {
-		if p.Contains(ip) {
-			return true
-		}
-	}
-	return false
+	return strings.ToLower(u.Hostname())
 }
-
-var (
-	nat64        = netip.MustParsePrefix("64:ff9b::/96")
-	nat64Local   = netip.MustParsePrefix("64:ff9b:1::/48")
-	awsMetadata6 = netip.MustParseAddr("fd00:ec2::254")
-	// localPrefixes are the ranges netip has no predicate for.
-	localPrefixes = []netip.Prefix{
-		netip.MustParsePrefix("0.0.0.0/8"),     // "this network"
-		netip.MustParsePrefix("100.64.0.0/10"), // shared address space (CGNAT)
-		netip.MustParsePrefix("192.0.0.0/24"),  // IETF protocol assignments
-		netip.MustParsePrefix("198.18.0.0/15"), // benchmarking
-		netip.MustParsePrefix("240.0.0.0/4"),   // reserved, broadcast
-		netip.MustParsePrefix("fec0::/10"),     // deprecated site-local
-		netip.MustParsePrefix("2001:db8::/32"), // documentation
-		netip.MustParsePrefix("::/128"),        // unspecified
-	}
-)
 
 type localHostsKey struct{}
 

@@ -75,7 +75,8 @@ func TestWriteFile_ConsentShowsDiff(t *testing.T) {
 	writeFile(t, env, "a.txt", "one\ntwo\n")
 	c := byName(t, WriteFile).ConsentFor(tools.Call{Args: json.RawMessage(`{"path":"a.txt","content":"one\n2\n"}`), Env: env})
 	want := tools.Consent{Title: "write_file: a.txt",
-		Detail: "modify a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n"}
+		Detail: "modify a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n",
+		Grants: []tools.Grant{{Kind: tools.GrantEdit, Subject: tools.Resolve(env.Dir)}}}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
 	}

@@ -60,6 +60,7 @@ func exchange(ctx context.Context, env *tools.Env, r request) (*response, string
 	if err != nil {
 		return nil, "", err
 	}
+	ctx = withApprovals(ctx, env)
 	req, err := http.NewRequestWithContext(ctx, r.method, u.String(), strings.NewReader(r.body))
 	if err != nil {
 		return nil, "", err
@@ -233,4 +234,26 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// withApprovals gives ctx the approval policy's answers where the caller
+// set none: a local address is reached for a host the person approved by
+// name on this call's screen or by a local-host grant, and a redirect to
+// another host is followed when a standing grant already covers that host.
+func withApprovals(ctx context.Context, env *tools.Env) context.Context {
+	if ctx.Value(hostAllowKey{}) == nil {
+		ctx = WithLocalAllowed(ctx, func(ctx context.Context, host string) bool {
+			return tools.LocalHostApproved(ctx, env, host)
+		})
+	}
+	if ctx.Value(redirectAllowKey{}) == nil {
+		ctx = WithRedirectAllowed(ctx, func(ctx context.Context, u *url.URL) bool {
+			if env == nil || env.Store == nil {
+				return false
+			}
+			ok, err := env.Store.HasGrant(ctx, env.Profile, tools.GrantHost, tools.HostOf(u.String()))
+			return err == nil && ok
+		})
+	}
+	return ctx
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"tai/internal/netaddr"
 )
 
 // HostAllow reports whether the person approved host (a URL's host name
@@ -181,7 +183,7 @@ func attemptContext(ctx context.Context, left int) (context.Context, context.Can
 // may use any of them). A host approved by name gets all of them.
 func (e *egress) resolve(ctx context.Context, host string, all bool) ([]netip.Addr, error) {
 	allowed := localAllowed(ctx, host)
-	if kind := nameKind(host); kind != "" && !allowed {
+	if kind := netaddr.NameKind(host); kind != "" && !allowed {
 		return nil, &RefusedError{Host: host, Kind: kind}
 	}
 	var ips []netip.Addr
@@ -199,7 +201,7 @@ func (e *egress) resolve(ctx context.Context, host string, all bool) ([]netip.Ad
 	var out []netip.Addr
 	var refused error
 	for _, ip := range ips {
-		if kind := addrKind(ip); kind != "" {
+		if kind := netaddr.Kind(ip); kind != "" {
 			if refused == nil {
 				refused = &RefusedError{Host: host, Addr: ip, Kind: kind}
 			}

@@ -1,4 +1,8 @@
-package web
+// Package netaddr says which addresses and names lie outside the public
+// internet: this machine, its private networks and cloud metadata
+// services. The web tools refuse to dial them, and the approval policy asks
+// by name for them (docs/reliability.md, the threat model).
+package netaddr
 
 import (
 	"net/netip"
@@ -52,10 +56,10 @@ var (
 	sixToFour = pfx("2002::/16")    // 6to4: bits 16 to 48
 )
 
-// addrKind names what ip is when it is not a public address, "" when it
+// Kind names what ip is when it is not a public address, "" when it
 // is. IPv4 addresses written as IPv6 (mapped, NAT64, 6to4) are judged by
 // the IPv4 address they reach.
-func addrKind(ip netip.Addr) string {
+func Kind(ip netip.Addr) string {
 	ip = ip.WithZone("")
 	if ip.Is4In6() {
 		ip = ip.Unmap()
@@ -89,9 +93,9 @@ var metadataNames = map[string]bool{
 	"instance-data.ec2.internal": true,
 }
 
-// nameKind names what host is when its name alone says it is not on the
+// NameKind names what host is when its name alone says it is not on the
 // public internet, "" otherwise.
-func nameKind(host string) string {
+func NameKind(host string) string {
 	host = strings.TrimSuffix(strings.ToLower(host), ".")
 	switch {
 	case metadataNames[host]:
