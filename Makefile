@@ -2,13 +2,22 @@ GO      ?= go
 BIN     ?= bin/tai
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: build test unit interop fmt-check vet lint bench-vault bench-client bench-llm bench-bridge bench-agent bench-select bench-serve bench-start
+.PHONY: build test unit interop cross fmt-check vet lint bench-vault bench-client bench-llm bench-bridge bench-agent bench-select bench-serve bench-start
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/tai
 
 # The whole test suite, exactly what CI runs.
-test: fmt-check vet lint unit interop
+test: fmt-check vet lint cross unit interop
+
+# Every release target compiles: linux, darwin and windows on amd64 and
+# arm64, static (CGO_ENABLED=0); every package, not only what tai links.
+TARGETS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+cross:
+	@set -e; for t in $(TARGETS); do \
+	  echo "cross: $$t"; \
+	  CGO_ENABLED=0 GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) build ./...; \
+	done
 
 unit:
 	$(GO) test -race ./...
