@@ -9,10 +9,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 )
 
 // EnvServe, set to "1", makes [ShouldServe] true.
@@ -51,8 +49,12 @@ func Env(toolNames ...string) map[string]string {
 //	env   → the value of the environment variable named by "name"
 //	image → an image block and a text block
 //	detach → the pid of a `sleep` it started in a session of its own
-//	         (setsid), out of the server's process group
+//	         (setsid), out of the server's process group; on Windows
+//	         a copy of itself sleeping, detached from the console
 func Main() {
+	if os.Getenv(envSleep) != "" {
+		select {} // the detached sleeper on Windows, which has no sleep(1)
+	}
 	var toolList []map[string]any
 	_ = json.Unmarshal([]byte(os.Getenv(EnvTools)), &toolList)
 	for _, t := range toolList {
@@ -139,8 +141,7 @@ func fakeCall(name string, args map[string]any) map[string]any {
 	case "env":
 		return map[string]any{"content": text(os.Getenv(fmt.Sprint(args["name"])))}
 	case "detach":
-		cmd := exec.Command("sleep", "1000")
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		cmd := detached()
 		if err := cmd.Start(); err != nil {
 			return map[string]any{"content": text(err.Error()), "isError": true}
 		}
