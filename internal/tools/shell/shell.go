@@ -52,7 +52,7 @@ type shellArgs struct {
 func Shell() *tools.Tool {
 	return &tools.Tool{
 		Name:        ShellName,
-		Description: shellDescription,
+		Description: shellDescription + shellNote(),
 		Schema:      shellSchema,
 		Group:       Group,
 		Safe: func(raw json.RawMessage) bool {
