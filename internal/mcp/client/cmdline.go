@@ -1,6 +1,7 @@
 package client
 
 import (
+	"fmt"
 	"path"
 	"strings"
 )
@@ -18,18 +19,27 @@ const cmdMeta = "()[]%!^\"`<>&|;, *?"
 // reads the line first and would run `a&calc` as two commands, and a
 // batch file hands its arguments (%*) to cmd once more. So, as
 // cross-spawn does for Node: /d (no AutoRun) /s /c "…" around the whole
-// line, the program with its metacharacters escaped, and each argument
-// quoted for the argv parser, then escaped once for this cmd and once
-// for the batch file's.
-func cmdLine(argv []string) (string, bool) {
+// line, the program in quotes (a Windows path holds no quote), and each
+// argument quoted for the argv parser, then escaped once for this cmd and
+// once for the batch file's.
+//
+// A percent sign or a line break cannot be carried at all: cmd expands
+// %NAME% before any escape applies, and ends the command at a line
+// break. Such an argument is refused with an error naming it.
+func cmdLine(argv []string) (string, bool, error) {
 	if len(argv) < 3 || !isCmd(argv[0]) || !strings.EqualFold(argv[1], "/c") {
-		return "", false
+		return "", false, nil
 	}
-	parts := []string{caretEscape(argv[2])}
+	for _, a := range argv[2:] {
+		if strings.ContainsAny(a, "%\r\n") {
+			return "", true, fmt.Errorf("argument %q holds %% or a line break, which cmd /c cannot pass on unchanged; this server cannot start through cmd on Windows", a)
+		}
+	}
+	parts := []string{`"` + argv[2] + `"`}
 	for _, a := range argv[3:] {
 		parts = append(parts, caretEscape(caretEscape(argvQuote(a))))
 	}
-	return `cmd.exe /d /s /c "` + strings.Join(parts, " ") + `"`, true
+	return `cmd.exe /d /s /c "` + strings.Join(parts, " ") + `"`, true, nil
 }
 
 func isCmd(prog string) bool {

@@ -10,21 +10,30 @@ func TestCmdLine(t *testing.T) {
 		argv []string
 		want string
 		ok   bool
+		err  string
 	}{
 		{[]string{"cmd", "/c", "npx", "-y", "@modelcontextprotocol/server-memory"},
-			`cmd.exe /d /s /c "npx ^^^"-y^^^" ^^^"@modelcontextprotocol/server-memory^^^""`, true},
+			`cmd.exe /d /s /c ""npx" ^^^"-y^^^" ^^^"@modelcontextprotocol/server-memory^^^""`, true, ""},
 		{[]string{`C:\Windows\system32\cmd.exe`, "/C", `C:\Program Files\nodejs\npx.cmd`, "a&calc"},
-			`cmd.exe /d /s /c "C:\Program^ Files\nodejs\npx.cmd ^^^"a^^^&calc^^^""`, true},
-		{[]string{"cmd", "/c", "npx", `say "hi"`, `dir\`, "100%"},
-			`cmd.exe /d /s /c "npx ^^^"say^^^ \^^^"hi\^^^"^^^" ^^^"dir\\^^^" ^^^"100^^^%^^^""`, true},
-		{[]string{"uvx", "mcp-server-fetch"}, "", false},
-		{[]string{"cmd", "/k", "npx"}, "", false},
-		{[]string{"cmd", "/c"}, "", false},
+			`cmd.exe /d /s /c ""C:\Program Files\nodejs\npx.cmd" ^^^"a^^^&calc^^^""`, true, ""},
+		{[]string{"cmd", "/c", "npx", `say "hi"`, `dir\`, "x^y"},
+			`cmd.exe /d /s /c ""npx" ^^^"say^^^ \^^^"hi\^^^"^^^" ^^^"dir\\^^^" ^^^"x^^^^y^^^""`, true, ""},
+		{[]string{"cmd", "/c", "npx", "%PATH%"}, "", true,
+			`argument "%PATH%" holds % or a line break, which cmd /c cannot pass on unchanged; this server cannot start through cmd on Windows`},
+		{[]string{"cmd", "/c", "npx", "a\nb"}, "", true,
+			`argument "a\nb" holds % or a line break, which cmd /c cannot pass on unchanged; this server cannot start through cmd on Windows`},
+		{[]string{"uvx", "mcp-server-fetch"}, "", false, ""},
+		{[]string{"cmd", "/k", "npx"}, "", false, ""},
+		{[]string{"cmd", "/c"}, "", false, ""},
 	}
 	for _, tt := range tests {
-		got, ok := cmdLine(tt.argv)
-		if got != tt.want || ok != tt.ok {
-			t.Errorf("cmdLine(%q) =\n  %s, %v\nwant\n  %s, %v", tt.argv, got, ok, tt.want, tt.ok)
+		got, ok, err := cmdLine(tt.argv)
+		errText := ""
+		if err != nil {
+			errText = err.Error()
+		}
+		if got != tt.want || ok != tt.ok || errText != tt.err {
+			t.Errorf("cmdLine(%q) =\n  %s, %v, %v\nwant\n  %s, %v, %s", tt.argv, got, ok, err, tt.want, tt.ok, tt.err)
 		}
 	}
 }

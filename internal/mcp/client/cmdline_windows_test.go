@@ -2,7 +2,6 @@ package client
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"tai/internal/wintest"
 )
 
 // With echoArgsEnv set, the test binary prints its arguments as JSON and
@@ -27,19 +28,19 @@ func init() {
 // reach the program behind a batch file exactly, and none runs a second
 // command: through the real cmd.exe, as an npx entry starts.
 func TestCmdLine_ThroughCmdAndABatchFile(t *testing.T) {
-	dir := t.TempDir()
+	dir := wintest.TempDir(t)
 	shim := filepath.Join(dir, "my shim.cmd")
 	self, _ := os.Executable()
 	if err := os.WriteFile(shim, []byte("@\""+self+"\" %*\r\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	marker := filepath.Join(dir, "pwned")
-	args := []string{"-y", "@scope/pkg@1.0", "a b", `say "hi"`, `C:\dir\`, "100%", "x^y", "(p)",
-		"a&echo x>" + marker, "a|echo x>" + marker, "!PATH!", "%PATH%"}
+	args := []string{"-y", "@scope/pkg@1.0", "a b", `say "hi"`, `C:\dir\`, "x^y", "(p)",
+		"a&echo x>" + marker, "a|echo x>" + marker, "!PATH!"}
 	argv := append([]string{"cmd", "/c", shim}, args...)
-	line, ok := cmdLine(argv)
-	if !ok {
-		t.Fatal("not a cmd line")
+	line, ok, err := cmdLine(argv)
+	if !ok || err != nil {
+		t.Fatalf("not a cmd line: %v", err)
 	}
 	cmd := exec.Command("cmd", argv[1:]...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{CmdLine: line}
@@ -58,5 +59,4 @@ func TestCmdLine_ThroughCmdAndABatchFile(t *testing.T) {
 	if _, err := os.Stat(marker); err == nil {
 		t.Errorf("an argument ran a command: %s exists", marker)
 	}
-	fmt.Fprintln(os.Stderr, line)
 }

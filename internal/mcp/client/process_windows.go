@@ -15,7 +15,11 @@ type processTree struct{ job *jobobject.Job }
 // runs as cmd /c npx … (see docs/mcp.md), gets a command line that cmd.exe
 // cannot read as more than one command (see [cmdLine]).
 func startTree(cmd *exec.Cmd, _ time.Duration) (processTree, error) {
-	if line, ok := cmdLine(cmd.Args); ok {
+	line, ok, err := cmdLine(cmd.Args)
+	if err != nil {
+		return processTree{}, err
+	}
+	if ok {
 		cmd.SysProcAttr = &syscall.SysProcAttr{CmdLine: line}
 	}
 	job, err := jobobject.Start(cmd)

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -386,7 +385,7 @@ func waitGone(t *testing.T, pid int, what string) {
 	t.Helper()
 	for deadline := time.Now().Add(5 * time.Second); alive(pid); time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			syscall.Kill(pid, syscall.SIGKILL)
+			killPid(pid)
 			t.Fatalf("%s %d outlived Close by 5s", what, pid)
 		}
 	}
