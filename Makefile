@@ -2,13 +2,13 @@ GO      ?= go
 BIN     ?= bin/tai
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: build test unit interop cross fmt-check vet lint bench-vault bench-client bench-llm bench-bridge bench-agent bench-select bench-serve bench-start
+.PHONY: build test unit interop cross wine release fmt-check vet lint bench-vault bench-client bench-llm bench-bridge bench-agent bench-select bench-serve bench-start
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/tai
 
 # The whole test suite, exactly what CI runs.
-test: fmt-check vet lint cross unit interop
+test: fmt-check vet lint cross wine unit interop
 
 # Every release target compiles: linux, darwin and windows on amd64 and
 # arm64, static (CGO_ENABLED=0); every package, not only what tai links.
@@ -21,6 +21,10 @@ cross:
 
 unit:
 	$(GO) test -race ./...
+
+# The Windows-specific tests, under wine (see docs/reliability.md).
+wine:
+	.ci/wine-test
 
 # MCP interoperability against real peers (npm servers, the Go SDK); needs
 # Node.js and npm, installs what is missing.
