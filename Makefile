@@ -2,13 +2,13 @@ GO      ?= go
 BIN     ?= bin/tai
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: build test unit interop cross wine release fmt-check vet lint bench-vault bench-client bench-llm bench-bridge bench-agent bench-select bench-serve bench-start
+.PHONY: build test unit interop cross wine release release-check fmt-check vet lint bench-vault bench-client bench-llm bench-bridge bench-agent bench-select bench-serve bench-start
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/tai
 
 # The whole test suite, exactly what CI runs.
-test: fmt-check vet lint cross wine unit interop
+test: fmt-check vet lint cross release-check wine unit interop
 
 # Every release target compiles: linux, darwin and windows on amd64 and
 # arm64, static (CGO_ENABLED=0); every package, not only what tai links.
@@ -21,6 +21,14 @@ cross:
 
 unit:
 	$(GO) test -race ./...
+
+# The six binaries with SHA256SUMS in dist/, reproducibly (see .ci/release).
+release:
+	.ci/release dist
+
+# Two release builds give identical bytes, and --version tells all three.
+release-check:
+	.ci/release-check
 
 # The Windows-specific tests, under wine (see docs/reliability.md).
 wine:
