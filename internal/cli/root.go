@@ -58,6 +58,7 @@ listens on 127.0.0.1:8765 for MCP clients that send Authorization: Bearer KEY.`,
 		newMCPCmd(a),
 		newSessionsCmd(a),
 		newPermissionsCmd(a),
+		newDoctorCmd(a),
 	)
 	return root
 }
