@@ -53,6 +53,12 @@ type Tool struct {
 	// requests to hosts ask even when Safe says the call is read-only.
 	Reach func(call Call) Reach
 
+	// Subject, when set, is what a call's audit row names instead of the
+	// tool's name (mcp_call names the server and tool it reaches), and
+	// AuditKind its kind instead of vault.KindTool.
+	Subject   func(args json.RawMessage) string
+	AuditKind string
+
 	// Unoffered marks a bridged tool that is listed but never offered to
 	// the model (past its server's MCP_MAX_TOOLS); mcp_call still reaches it.
 	Unoffered bool

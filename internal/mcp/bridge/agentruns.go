@@ -132,6 +132,14 @@ type callArgs struct {
 	Args   json.RawMessage `json:"args"`
 }
 
+// callSubject names the server and tool an mcp_call reaches, so its one
+// audit row reads as a bridged tool's does.
+func callSubject(args json.RawMessage) string {
+	var in callArgs
+	_ = json.Unmarshal(args, &in)
+	return in.Server + "/" + in.Tool
+}
+
 func callToolConsent(call tools.Call) tools.Consent {
 	var in callArgs
 	_ = json.Unmarshal(call.Args, &in)

@@ -10,6 +10,7 @@ import (
 
 	"tai/internal/mcp/config"
 	"tai/internal/tools"
+	"tai/internal/vault"
 )
 
 // Names of the MCP agent tools (mcp.md "Agent tools").
@@ -67,6 +68,7 @@ func AgentTools() []*tools.Tool {
 		{Name: ToolsName, Group: "mcp", Description: strings.TrimSpace(toolsDescription), Safe: tools.AlwaysSafe, Run: runTools,
 			Schema: obj(`"server":{"type":"string","description":"only this server (default: every server)"}`)},
 		{Name: CallName, Group: "mcp", Description: strings.TrimSpace(callDescription), Run: runCall, ConsentIn: callToolConsent,
+			AuditKind: vault.KindMCPCall, Subject: callSubject,
 			Reach: func(call tools.Call) tools.Reach { return tools.Reach{Sends: "an MCP server"} },
 			Schema: obj(server+`,"tool":{"type":"string","description":"the tool's name on that server"},`+
 				`"args":{"type":"object","description":"the tool's arguments"}`, "server", "tool")},

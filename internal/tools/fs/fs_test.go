@@ -33,11 +33,11 @@ func byName(t *testing.T, name string) *tools.Tool {
 // invoke calls a tool the way the agent does: validated, then run.
 func invoke(t *testing.T, env *tools.Env, name, args string) tools.Result {
 	t.Helper()
-	res, err := tools.Invoke(context.Background(), byName(t, name), tools.Call{Args: json.RawMessage(args), Env: env})
+	res, err := tools.Invoke(context.Background(), byName(t, name), tools.Call{Args: json.RawMessage(args), Env: env}, tools.Via{})
 	if err != nil {
 		t.Fatalf("%s %s: %v", name, args, err)
 	}
-	return res
+	return res.Result
 }
 
 // ok invokes a tool and fails the test on a tool error.

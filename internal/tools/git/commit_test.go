@@ -91,8 +91,8 @@ func TestCommit_CancelKillsTheHook(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan tools.Result)
 	go func() {
-		res, _ := tools.Invoke(ctx, Commit(), tools.Call{Args: json.RawMessage(`{"message": "m", "paths": ["b.txt"]}`), Env: env})
-		done <- res
+		res, _ := tools.Invoke(ctx, Commit(), tools.Call{Args: json.RawMessage(`{"message": "m", "paths": ["b.txt"]}`), Env: env}, tools.Via{})
+		done <- res.Result
 	}()
 	started, err := os.ReadFile(fifo) // blocks until the hook runs
 	if err != nil {

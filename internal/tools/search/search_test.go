@@ -24,11 +24,11 @@ func byName(t *testing.T, name string) *tools.Tool {
 
 func invoke(t *testing.T, env *tools.Env, name, args string) tools.Result {
 	t.Helper()
-	res, err := tools.Invoke(context.Background(), byName(t, name), tools.Call{Args: json.RawMessage(args), Env: env})
+	res, err := tools.Invoke(context.Background(), byName(t, name), tools.Call{Args: json.RawMessage(args), Env: env}, tools.Via{})
 	if err != nil {
 		t.Fatalf("%s %s: %v", name, args, err)
 	}
-	return res
+	return res.Result
 }
 
 func ok(t *testing.T, env *tools.Env, name, args string) string {

@@ -19,11 +19,11 @@ var call = tooltest.Run
 
 func callCtx(t *testing.T, ctx context.Context, tool *tools.Tool, env *tools.Env, args string) tools.Result {
 	t.Helper()
-	res, err := tools.Invoke(ctx, tool, tools.Call{Args: json.RawMessage(args), Env: env})
+	res, err := tools.Invoke(ctx, tool, tools.Call{Args: json.RawMessage(args), Env: env}, tools.Via{})
 	if err != nil {
 		t.Fatalf("%s(%s): error %v", tool.Name, args, err)
 	}
-	return res
+	return res.Result
 }
 
 func shellArgsJSON(cmd string, extra string) string {

@@ -41,11 +41,11 @@ func Find(t testing.TB, group []*tools.Tool, name string) *tools.Tool {
 // a Go error (a call that could not be carried out at all).
 func Run(t testing.TB, tl *tools.Tool, env *tools.Env, args string) tools.Result {
 	t.Helper()
-	res, err := tools.Invoke(context.Background(), tl, tools.Call{ID: "c1", Args: json.RawMessage(args), Env: env})
+	res, err := tools.Invoke(context.Background(), tl, tools.Call{ID: "c1", Args: json.RawMessage(args), Env: env}, tools.Via{})
 	if err != nil {
 		t.Fatalf("%s(%s): %v", tl.Name, args, err)
 	}
-	return res
+	return res.Result
 }
 
 // MustRun is Run that also fails t when the result is a tool error.
