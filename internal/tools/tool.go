@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"reflect"
 
 	"tai/internal/vault"
 )
@@ -58,6 +59,9 @@ type Tool struct {
 	// AuditKind its kind instead of vault.KindTool.
 	Subject   func(args json.RawMessage) string
 	AuditKind string
+
+	// args is the type Define decodes arguments into.
+	args reflect.Type
 
 	// Unoffered marks a bridged tool that is listed but never offered to
 	// the model (past its server's MCP_MAX_TOOLS); mcp_call still reaches it.

@@ -12,7 +12,7 @@ import (
 	"tai/internal/vault"
 )
 
-func runList(ctx context.Context, call tools.Call) (tools.Result, error) {
+func runList(ctx context.Context, call tools.Call, _ tools.NoArgs) (tools.Result, error) {
 	b, err := From(call.Env)
 	if err != nil {
 		return tools.Errorf("mcp_list: %v", err), nil
@@ -53,13 +53,14 @@ type serverArgs struct {
 	Profile string `json:"profile"`
 }
 
-func runEnable(on bool) func(ctx context.Context, call tools.Call) (tools.Result, error) {
+// oneServer is the arguments of the tools that take no profile.
+type oneServer struct {
+	Server string `json:"server"`
+}
+
+func runEnable(on bool) func(ctx context.Context, call tools.Call, in serverArgs) (tools.Result, error) {
 	verb := map[bool]string{true: "enabled", false: "disabled"}[on]
-	return func(ctx context.Context, call tools.Call) (tools.Result, error) {
-		var in serverArgs
-		if err := json.Unmarshal(call.Args, &in); err != nil {
-			return tools.Errorf("%v", err), nil
-		}
+	return func(ctx context.Context, call tools.Call, in serverArgs) (tools.Result, error) {
 		b, err := forProfile(call.Env, in.Profile)
 		if err != nil {
 			return tools.Errorf("%v", err), nil
@@ -72,11 +73,7 @@ func runEnable(on bool) func(ctx context.Context, call tools.Call) (tools.Result
 	}
 }
 
-func runRemove(ctx context.Context, call tools.Call) (tools.Result, error) {
-	var in serverArgs
-	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return tools.Errorf("mcp_remove: %v", err), nil
-	}
+func runRemove(ctx context.Context, call tools.Call, in oneServer) (tools.Result, error) {
 	b, err := From(call.Env)
 	if err != nil {
 		return tools.Errorf("mcp_remove: %v", err), nil
@@ -88,11 +85,7 @@ func runRemove(ctx context.Context, call tools.Call) (tools.Result, error) {
 	return tools.Text("removed MCP server " + in.Server + " with its profile rows, pins, cached tools and tokens"), nil
 }
 
-func runTools(ctx context.Context, call tools.Call) (tools.Result, error) {
-	var in serverArgs
-	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return tools.Errorf("mcp_tools: %v", err), nil
-	}
+func runTools(ctx context.Context, call tools.Call, in oneServer) (tools.Result, error) {
 	b, err := From(call.Env)
 	if err != nil {
 		return tools.Errorf("mcp_tools: %v", err), nil
@@ -152,11 +145,7 @@ func callToolConsent(call tools.Call) tools.Consent {
 	return callConsent(name, in.Server, in.Tool, in.Args)
 }
 
-func runCall(ctx context.Context, call tools.Call) (tools.Result, error) {
-	var in callArgs
-	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return tools.Errorf("mcp_call: %v", err), nil
-	}
+func runCall(ctx context.Context, call tools.Call, in callArgs) (tools.Result, error) {
 	if call.Env != nil && call.Env.Served {
 		return tools.Errorf("mcp_call: bridged MCP servers are not reachable from a served session"), nil
 	}

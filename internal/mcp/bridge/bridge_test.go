@@ -14,6 +14,7 @@ import (
 	"tai/internal/mcp/mcptest"
 	"tai/internal/mcp/wire"
 	"tai/internal/tools"
+	"tai/internal/tools/tooltest"
 	"tai/internal/vault"
 )
 
@@ -353,3 +354,5 @@ func TestNames(t *testing.T) {
 		}
 	}
 }
+
+func TestAgentTools_Declared(t *testing.T) { tooltest.CheckDeclared(t, AgentTools()) }

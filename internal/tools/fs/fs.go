@@ -5,7 +5,6 @@ package fs
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"tai/internal/tools"
@@ -35,20 +34,12 @@ func Tools() []*tools.Tool {
 
 // tool assembles a Tool of this group from its parts; a nil safe rule
 // means never safe.
-func tool(name, doc, schema string, safe func(json.RawMessage) bool) *tools.Tool {
-	return &tools.Tool{
+func tool(name, doc, schema string, safe func(json.RawMessage) bool) tools.Tool {
+	return tools.Tool{
 		Name:        name,
 		Description: strings.TrimSpace(doc),
 		Schema:      json.RawMessage(schema),
 		Group:       Group,
 		Safe:        safe,
 	}
-}
-
-// decode reads validated arguments into a struct.
-func decode(call tools.Call, into any) error {
-	if err := json.Unmarshal(call.Args, into); err != nil {
-		return fmt.Errorf("arguments: %w", err)
-	}
-	return nil
 }

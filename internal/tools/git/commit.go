@@ -35,14 +35,13 @@ type commitArgs struct {
 // Commit returns the git_commit tool. It changes the repository, so it is
 // never safe; the approval screen shows what would be committed.
 func Commit() *tools.Tool {
-	return &tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:        CommitName,
 		Description: commitDescription,
 		Schema:      commitSchema,
 		Group:       Group,
 		ConsentIn:   commitConsent,
-		Run:         runCommit,
-	}
+	}, runCommit)
 }
 
 // commitConsent shows the message and what the commit would hold: what is
@@ -79,11 +78,8 @@ func indent(s string) string {
 	return "  " + strings.ReplaceAll(s, "\n", "\n  ") + "\n"
 }
 
-func runCommit(ctx context.Context, call tools.Call) (tools.Result, error) {
-	a, err := tools.DecodeArgs[commitArgs](call.Args)
-	if err == nil {
-		err = checkPaths(a.Paths)
-	}
+func runCommit(ctx context.Context, call tools.Call, a commitArgs) (tools.Result, error) {
+	err := checkPaths(a.Paths)
 	if err != nil {
 		return tools.Errorf("%s: %v", CommitName, err), nil
 	}

@@ -131,7 +131,7 @@ func TestShell_BadArguments(t *testing.T) {
 // Run checks its arguments itself too, for hosts that call it directly.
 func TestShell_RunWithoutInvokeRejectsBadArguments(t *testing.T) {
 	for _, tt := range []struct{ args, want string }{
-		{`{"command": 5}`, "shell: invalid arguments"},
+		{`{"command": 5}`, "shell: arguments: json: cannot unmarshal number"},
 		{`{"command": "ls", "timeout": 601}`, "timeout 601 is out of range; give 1 to 600 seconds"},
 		{`{"command": "ls", "bogus": 1}`, `unknown field "bogus"`},
 	} {
