@@ -112,10 +112,11 @@ var programKeys = []struct {
 	// Textconv runs on both sides of a diff, log -p, show and blame; cat
 	// converts nothing.
 	{regexp.MustCompile(`^diff\..+\.textconv$`), "cat"},
-	// External diff drivers: an empty command makes git diff fail instead
-	// (the git tools pass --no-ext-diff and never use them).
-	{regexp.MustCompile(`^diff\..+\.command$`), ""},
-	{regexp.MustCompile(`^diff\.external$`), ""},
+	// External diff drivers: git diff fails instead, saying how to diff
+	// without one (the git tools pass --no-ext-diff and never use them).
+	// Git runs the value with sh, its arguments appended; the # drops them.
+	{regexp.MustCompile(`^diff\..+\.command$`), noExtDiff},
+	{regexp.MustCompile(`^diff\.external$`), noExtDiff},
 	// Signature checks (log.showSignature, --show-signature) and signing
 	// (commit.gpgSign) run these; the neutral values are git's defaults.
 	{regexp.MustCompile(`^gpg\.(openpgp\.)?program$`), "gpg"},
@@ -123,6 +124,8 @@ var programKeys = []struct {
 	{regexp.MustCompile(`^gpg\.ssh\.program$`), "ssh-keygen"},
 	{regexp.MustCompile(`^gpg\.ssh\.defaultkeycommand$`), ""},
 }
+
+const noExtDiff = `echo "tai: the repository's external diff driver does not run; use git diff --no-ext-diff" >&2; exit 1 #`
 
 // requiredOff matches the filter keys whose neutralising also needs
 // filter.<driver>.required=false: a required filter that does nothing

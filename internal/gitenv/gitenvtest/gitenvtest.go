@@ -41,8 +41,8 @@ func (r Repo) Ran(t *testing.T) string {
 // driver (both through .gitattributes), diff.external, gpg.program with
 // log.showSignature on a signed HEAD, and whose .git/hooks hold every hook
 // a read, a commit or a switch can reach. Git's configuration must already
-// be isolated from the machine's (GIT_CONFIG_GLOBAL, GIT_CONFIG_NOSYSTEM)
-// with a user name and email.
+// be isolated from the machine's, with a user name and email (see
+// [Isolate]).
 func Hostile(t *testing.T) Repo {
 	t.Helper()
 	dir := t.TempDir()
@@ -114,6 +114,18 @@ func (r Repo) Bare(t *testing.T) string {
 	Git(t, evil, "config", "core.worktree", "..")
 	Git(t, evil, "config", "core.fsmonitor", filepath.Join(filepath.Dir(r.marker), "fsmonitor"))
 	return evil
+}
+
+// Isolate keeps git in the test from the machine's configuration: an
+// empty system configuration, and a global one holding only a user.
+func Isolate(t *testing.T) {
+	t.Helper()
+	cfg := filepath.Join(t.TempDir(), "gitconfig")
+	write(t, filepath.Dir(cfg), "gitconfig", "[user]\n\tname = Tai Test\n\temail = tai@example.com\n[init]\n\tdefaultBranch = main\n")
+	t.Setenv("GIT_CONFIG_GLOBAL", cfg)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_CONFIG_COUNT", "")
+	t.Setenv("GIT_CONFIG_PARAMETERS", "")
 }
 
 // Git runs git in dir with the test's environment, outside tai's
