@@ -67,7 +67,7 @@ func TestShell_CheckedInBareRepository(t *testing.T) {
 		t.Errorf("status in the clone:\n%s", res.Text)
 	}
 	res = call(t, Shell(), &tools.Env{Dir: evil}, shellArgsJSON("git status --short", ""))
-	if !res.IsError || !strings.Contains(res.Text, "cannot use bare repository") {
+	if !strings.Contains(res.Text, "cannot use bare repository") || !strings.HasSuffix(res.Text, "[exit code 128]") {
 		t.Errorf("status inside the bare repository: %+v", res)
 	}
 	if ran := r.Ran(t); ran != "" {
