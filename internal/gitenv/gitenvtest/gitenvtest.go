@@ -36,6 +36,21 @@ func (r Repo) Ran(t *testing.T) string {
 	return string(b)
 }
 
+// Forget clears the record of what ran, after a setup that ran git
+// unprotected in r.
+func (r Repo) Forget(t *testing.T) {
+	t.Helper()
+	if err := os.Remove(r.marker); err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+}
+
+// Program returns the path of the program r names for role (one of
+// [Roles]); it records in r's marker when it runs.
+func (r Repo) Program(role string) string {
+	return filepath.Join(filepath.Dir(r.marker), role)
+}
+
 // Hostile makes a repository whose .git/config sets core.fsmonitor, a
 // clean and smudge filter (required), a textconv and an external diff
 // driver (both through .gitattributes), diff.external, gpg.program with
@@ -112,7 +127,7 @@ func (r Repo) Bare(t *testing.T) string {
 	Git(t, r.Dir, "init", "-q", "--bare", "evil")
 	Git(t, evil, "config", "core.bare", "false")
 	Git(t, evil, "config", "core.worktree", "..")
-	Git(t, evil, "config", "core.fsmonitor", filepath.Join(filepath.Dir(r.marker), "fsmonitor"))
+	Git(t, evil, "config", "core.fsmonitor", r.Program("fsmonitor"))
 	return evil
 }
 

@@ -2,6 +2,8 @@ package shell
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -87,5 +89,28 @@ func TestShell_ApprovedGitRunsAsConfigured(t *testing.T) {
 	call(t, Shell(), &tools.Env{Dir: r.Dir}, shellArgsJSON(line, ""))
 	if ran := r.Ran(t); !strings.Contains(ran, "fsmonitor") {
 		t.Errorf("an approved git status ran without the repository's fsmonitor: %q", ran)
+	}
+}
+
+// git status looks inside submodules with a child git; the protections
+// reach it through the environment, so the submodule's own fsmonitor does
+// not run either.
+func TestShell_ReadOnlyGitProtectsSubmodules(t *testing.T) {
+	gitenvtest.Isolate(t)
+	r := gitenvtest.Hostile(t)
+	sub := gitenvtest.Hostile(t)
+	gitenvtest.Git(t, r.Dir, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub.Dir, "sub")
+	gitenvtest.Git(t, r.Dir, "-C", "sub", "config", "core.fsmonitor", sub.Program("fsmonitor"))
+	if err := os.WriteFile(filepath.Join(r.Dir, "sub", "new.txt"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.Forget(t)
+	sub.Forget(t)
+	res := call(t, Shell(), &tools.Env{Dir: r.Dir}, shellArgsJSON("git status --short", ""))
+	if !strings.Contains(res.Text, " M sub") && !strings.Contains(res.Text, " m sub") && !strings.Contains(res.Text, "? sub") {
+		t.Errorf("status does not report the submodule:\n%s", res.Text)
+	}
+	if ran := r.Ran(t) + sub.Ran(t); ran != "" {
+		t.Errorf("ran the repositories' programs:\n%s", ran)
 	}
 }
