@@ -53,7 +53,7 @@ func runShow(ctx context.Context, call tools.Call, a showArgs) (tools.Result, er
 	if rev == "" {
 		rev = "HEAD"
 	}
-	args := []string{"show", "--no-ext-diff"}
+	args := []string{"show", "--no-ext-diff", "--no-textconv"}
 	if a.Stat {
 		args = append(args, "--stat")
 	}
