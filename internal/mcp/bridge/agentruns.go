@@ -9,7 +9,6 @@ import (
 
 	"tai/internal/mcp/wire"
 	"tai/internal/tools"
-	"tai/internal/vault"
 )
 
 func runList(ctx context.Context, call tools.Call, _ tools.NoArgs) (tools.Result, error) {
@@ -65,10 +64,9 @@ func runEnable(on bool) func(ctx context.Context, call tools.Call, in serverArgs
 		if err != nil {
 			return tools.Errorf("%v", err), nil
 		}
-		if err := b.Store.SetMCPEnabled(ctx, in.Server, b.Profile, on); err != nil {
+		if err := b.Enable(ctx, in.Server, on); err != nil {
 			return tools.Errorf("%v", err), nil
 		}
-		_ = b.Store.Audit(ctx, vault.AuditEntry{Profile: b.Profile, Kind: "mcp-" + verb[:len(verb)-1], Subject: in.Server, Outcome: "ok"})
 		return tools.Text(fmt.Sprintf("MCP server %s %s for profile %s", in.Server, verb, b.Profile)), nil
 	}
 }
@@ -81,7 +79,6 @@ func runRemove(ctx context.Context, call tools.Call, in oneServer) (tools.Result
 	if err := b.Remove(ctx, in.Server); err != nil {
 		return tools.Errorf("mcp_remove: %v", err), nil
 	}
-	_ = b.Store.Audit(ctx, vault.AuditEntry{Profile: b.Profile, Kind: "mcp-remove", Subject: in.Server, Outcome: "ok"})
 	return tools.Text("removed MCP server " + in.Server + " with its profile rows, pins, cached tools and tokens"), nil
 }
 

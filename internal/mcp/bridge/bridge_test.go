@@ -356,3 +356,39 @@ func TestNames(t *testing.T) {
 }
 
 func TestAgentTools_Declared(t *testing.T) { tooltest.CheckDeclared(t, AgentTools()) }
+
+// TestServerOperations_AuditedByTheOwner: the mcp_* tools add, enable,
+// disable and remove through the bridge's methods, which write the one
+// row of each change, as `tai mcp` does through the same methods.
+func TestServerOperations_AuditedByTheOwner(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	env := &tools.Env{Store: f.store, Profile: vault.DefaultProfile, State: &tools.State{}}
+	Attach(env, f.b)
+	paste, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"fake": map[string]any{"command": os.Args[0], "env": mcptest.Env("echo")}}})
+	for _, step := range []struct{ tool, args string }{
+		{AddName, string(mustJSON(map[string]string{"source": string(paste)}))},
+		{EnableName, `{"server":"fake"}`},
+		{DisableName, `{"server":"fake"}`},
+		{RemoveName, `{"server":"fake"}`},
+	} {
+		res, err := tools.Invoke(ctx, tooltest.Find(t, AgentTools(), step.tool), tools.Call{Args: json.RawMessage(step.args), Env: env}, tools.Via{Origin: vault.OriginAgent})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %+v, %v", step.tool, res, err)
+		}
+	}
+	rows, _ := f.store.AuditEntries(ctx, vault.AuditQuery{})
+	var got []string
+	for _, r := range rows {
+		got = append(got, r.Kind+" "+r.Subject)
+	}
+	want := "mcp-add fake|tool mcp_add|mcp-enable fake|tool mcp_enable|mcp-disable fake|tool mcp_disable|mcp-remove fake|tool mcp_remove"
+	if strings.Join(got, "|") != want {
+		t.Errorf("audit rows:\n got %s\nwant %s", strings.Join(got, "|"), want)
+	}
+}
+
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}
