@@ -1,7 +1,19 @@
 // Package tools defines what a tool is to tai (a name, a description, a JSON
-// Schema, a safety rule and a run function), the registry that holds native
-// and bridged tools, and the lazy selector that decides which of them the
-// model sees each step. Each group of native tools is a subpackage.
+// Schema, a safety rule and a run function) and the one door every call
+// goes through. Where things are:
+//
+//   - tool.go: Tool, Call, Result, Env, Consent; define.go: Define, the one
+//     way to declare a tool; invoke.go: Invoke, the one door (validation,
+//     approval, run, redaction, the audit row); registry.go: Registry.
+//   - consent.go, safety.go, reach.go: what approval screens show, safety
+//     classes, what a call reads or sends, and grants.
+//   - Each group of native tools is a subpackage (fs, search, shell, git,
+//     web, memory, vaulttools, profiletools, plan, people, subagent, meta);
+//     internal/catalog lists them with the bridge's mcp_* tools.
+//   - schema validates arguments; selector picks the tools offered each
+//     step; tooltest runs tools in tests as the agent does.
+//
+// docs/host.md §6 describes tools as a person meets them.
 package tools
 
 import (
@@ -160,7 +172,7 @@ type Prompter interface {
 	Ask(ctx context.Context, question string, choices []string) (string, error)
 }
 
-// Subagents runs child agents on the same profile (tai.md §5).
+// Subagents runs child agents on the same profile (docs/host.md §5).
 type Subagents interface {
 	Fork(ctx context.Context, req ForkRequest) (ForkResult, error)
 	Start(ctx context.Context, req ForkRequest) (id string, err error)

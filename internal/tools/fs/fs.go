@@ -13,7 +13,7 @@ import (
 // Group is the catalogue group of these tools.
 const Group = "files"
 
-// Caps, in bytes (KiB and MiB per tai.md §7).
+// Caps, in bytes (KiB and MiB per docs/host.md §7).
 const (
 	// readCap bounds the text read_file returns, the inline result limit of
 	// MCP_RESULT_MAX, so a read never spills.
