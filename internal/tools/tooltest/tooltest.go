@@ -114,3 +114,14 @@ func jsonFields(typ reflect.Type) map[string]bool {
 	}
 	return out
 }
+
+// Fails is Run that fails t unless the result is a tool error, and returns
+// its text.
+func Fails(t testing.TB, tl *tools.Tool, env *tools.Env, args string) string {
+	t.Helper()
+	res := Run(t, tl, env, args)
+	if !res.IsError {
+		t.Fatalf("%s(%s): succeeded with %q, want a tool error", tl.Name, args, res.Text)
+	}
+	return res.Text
+}
