@@ -21,11 +21,6 @@ func newEnv(t *testing.T) *tools.Env {
 // byName finds one of the group's tools.
 func byName(t *testing.T, name string) *tools.Tool { return tooltest.Find(t, Tools(), name) }
 
-// invoke calls a tool the way the agent does, through tools.Invoke.
-func invoke(t *testing.T, env *tools.Env, name, args string) tools.Result {
-	return tooltest.Run(t, byName(t, name), env, args)
-}
-
 // ok invokes a tool and fails the test on a tool error.
 func ok(t *testing.T, env *tools.Env, name, args string) string {
 	return tooltest.MustRun(t, byName(t, name), env, args)
