@@ -37,28 +37,24 @@ type diffArgs struct {
 
 // Diff returns the git_diff tool. It only reads, so it is safe.
 func Diff() *tools.Tool {
-	return &tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:        DiffName,
 		Description: diffDescription,
 		Schema:      diffSchema,
 		Group:       Group,
 		Safe:        tools.AlwaysSafe,
-		Run:         runDiff,
-	}
+	}, runDiff)
 }
 
-func runDiff(ctx context.Context, call tools.Call) (tools.Result, error) {
-	a, err := tools.DecodeArgs[diffArgs](call.Args)
-	if err == nil {
-		err = checkRev("rev", a.Rev)
-	}
+func runDiff(ctx context.Context, call tools.Call, a diffArgs) (tools.Result, error) {
+	err := checkRev("rev", a.Rev)
 	if err == nil {
 		err = checkPaths(a.Paths)
 	}
 	if err != nil {
 		return tools.Errorf("%s: %v", DiffName, err), nil
 	}
-	args := []string{"diff", "--no-ext-diff"}
+	args := []string{"diff", "--no-ext-diff", "--no-textconv", "--ignore-submodules=dirty"}
 	if a.Staged {
 		args = append(args, "--cached")
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 // runTree runs cmd in a process group of its own, all of which cancelling
-// kills: hooks and credential helpers are children of git.
+// kills: what git starts (a credential helper, ssh) are its children.
 func runTree(cmd *exec.Cmd) error {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }

@@ -8,8 +8,8 @@ import (
 )
 
 // runTree runs cmd in a Job Object of its own, all of which cancelling
-// ends, and which ends with git in any case: hooks and credential helpers
-// are children of git.
+// ends, and which ends with git in any case: what git starts (a credential
+// helper, ssh) are its children.
 func runTree(cmd *exec.Cmd) error {
 	var job atomic.Pointer[jobobject.Job]
 	cmd.Cancel = func() error {
