@@ -111,7 +111,7 @@ func TestDoctor_Broken(t *testing.T) {
 	tests := []struct {
 		name   string
 		setup  func(t *testing.T, home string) []string // the doctor's environment
-		check  string                                    // area/check that fails
+		check  string                                   // area/check that fails
 		detail string
 		fix    string
 	}{
