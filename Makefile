@@ -16,7 +16,7 @@ TARGETS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windo
 cross:
 	@set -e; for t in $(TARGETS); do \
 	  echo "cross: $$t"; \
-	  CGO_ENABLED=0 GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) build ./...; \
+	  CGO_ENABLED=0 GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) build -trimpath ./...; \
 	done
 
 unit:
