@@ -2,7 +2,7 @@ GO      ?= go
 BIN     ?= bin/tai
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: build test unit interop fmt-check vet lint bench-vault bench-client bench-llm bench-bridge bench-agent bench-select bench-serve bench-start
+.PHONY: build test unit interop fmt-check vet lint bench-vault bench-client bench-llm bench-bridge bench-agent bench-select bench-serve bench-start bench-cache
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/tai
@@ -41,6 +41,11 @@ bench-llm:
 
 bench-agent:
 	$(GO) test -run '^$$' -bench AgentStep -benchtime 3s -count 3 ./internal/agent/
+
+# The share of a 10-step turn's input served by the providers' prompt
+# caches (the llmtest fake's model of them), before and after; see docs/benchmarks.md.
+bench-cache:
+	$(GO) test -run '^$$' -bench PromptCache -benchtime 5x -v ./internal/agent/
 
 # Tool selection: recall, offered tokens and their share of the catalogue,
 # and selection time, for tai's selector beside a plain BM25 top-24, on the
