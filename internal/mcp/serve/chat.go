@@ -126,7 +126,7 @@ func (c *conversation) turn(ctx context.Context, in chatArgs, timeout time.Durat
 // UsageMetaKey names the turn's token usage in a chat result's _meta:
 // the model calls' input (cached parts included), output, cache-read and
 // cache-write tokens, and the conversation's size after the turn.
-const UsageMetaKey = "tai/usage"
+const UsageMetaKey = "usage"
 
 func usageMeta(res agent.TurnResult) json.RawMessage {
 	u := res.Usage
