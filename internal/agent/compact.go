@@ -32,21 +32,27 @@ const summarySystem = `You compact a conversation between a person and tai, a te
 // summaryHeader starts a summary message; %s is where the full messages are.
 const summaryHeader = "[Summary of the conversation before this point, written when it was compacted to fit the model's context window. %s]\n\n"
 
-// contextTokens is the conversation's size: the provider's last count plus
-// an estimate of what came after it.
-func (a *Agent) contextTokens() int {
+// contextTokens is the size of the next request: the provider's last count
+// plus an estimate of what came after it, or, before the provider counted
+// anything (a resumed conversation), an estimate of the system prompt,
+// the tools offered and the history.
+func (a *Agent) contextTokens(tools []llm.ToolSpec) int {
 	if a.sizedAt > 0 && a.sizedAt <= len(a.messages) {
 		return a.sized + estimateTokens(a.messages[a.sizedAt:])
 	}
-	return estimateTokens(a.messages) + len(a.System)/4
+	n := estimateTokens(a.messages) + len(a.System)/4
+	for _, t := range tools {
+		n += (len(t.Name) + len(t.Description) + len(t.Parameters)) / 4
+	}
+	return n
 }
 
 // compactIfFull compacts the turns before this one when the conversation
 // nears the window. A single turn too large for the window is left to
 // elision.
-func (t *turn) compactIfFull(ctx context.Context) {
+func (t *turn) compactIfFull(ctx context.Context, tools []llm.ToolSpec) {
 	a := t.a
-	if a.Window <= 0 || a.Client == nil || float64(a.contextTokens()) < compactAt*float64(a.Window) {
+	if a.Window <= 0 || a.Client == nil || float64(a.contextTokens(tools)) < compactAt*float64(a.Window) {
 		return
 	}
 	cut := a.compactCut(t.start)

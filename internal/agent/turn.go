@@ -131,10 +131,6 @@ func (t *turn) complete(ctx context.Context, step int) (llm.Response, error) {
 	if budget <= 0 {
 		budget = DefaultContextBudget
 	}
-	t.compactIfFull(ctx)
-	if n := a.elide(ctx, len(a.messages)-1, budget); n > 0 {
-		t.emit(Event{Type: EventNotice, Text: fmt.Sprintf("elided %d old tool result(s) to stay within the context budget", n)})
-	}
 	if a.Selector != nil {
 		var picked []llm.ToolSpec
 		for _, tl := range a.Selector.Select(ctx, SelectQuery{Input: t.input, Traffic: t.traffic, Step: step, Env: a.Env}) {
@@ -147,6 +143,10 @@ func (t *turn) complete(ctx context.Context, step int) (llm.Response, error) {
 		}
 	}
 	specs := t.offered
+	t.compactIfFull(ctx, specs)
+	if n := a.elide(ctx, len(a.messages)-1, budget); n > 0 {
+		t.emit(Event{Type: EventNotice, Text: fmt.Sprintf("elided %d old tool result(s) to stay within the context budget", n)})
+	}
 	t.emit(Event{Type: EventWaiting, Busy: true, Label: "thinking"})
 	waiting := true
 	resp, err := a.Client.Complete(ctx, llm.Request{
