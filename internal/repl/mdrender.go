@@ -3,6 +3,7 @@ package repl
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/mattn/go-runewidth"
@@ -27,8 +28,11 @@ const (
 	sgrQuote     = "2;3"
 )
 
-// md parses CommonMark with GitHub's tables, strikethrough and task lists.
-var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList))
+// md parses CommonMark with GitHub's tables, strikethrough and task lists;
+// built on first use, so a tai that renders nothing does not pay for it.
+var md = sync.OnceValue(func() goldmark.Markdown {
+	return goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList))
+})
 
 // renderMarkdown renders src, cleaned text of one or more blocks, for a
 // terminal width columns wide.
@@ -37,7 +41,7 @@ func renderMarkdown(src string, width int) string {
 		width = 80
 	}
 	r := &mdRenderer{src: []byte(src), width: min(width, 120)}
-	doc := md.Parser().Parse(text.NewReader(r.src))
+	doc := md().Parser().Parse(text.NewReader(r.src))
 	var b strings.Builder
 	r.blocks(&b, doc, "", "")
 	return b.String()
