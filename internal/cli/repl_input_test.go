@@ -127,3 +127,38 @@ func (tm *ptyTerm) waitPromptAfter(re string) {
 	rx := regexp.MustCompile(re + `default>\s*$`)
 	tm.waitFor("/"+re+"/ then the prompt", func(s, cursor string) bool { return cursor == "default>" && rx.MatchString(s) })
 }
+
+// TestREPL_CompactByHand: /compact has the model summarise the
+// conversation but its last turn; the next request carries the summary in
+// place of the earlier turn.
+func TestREPL_CompactByHand(t *testing.T) {
+	srv, arrived := startFake(t, llmtest.Script{Turns: []llmtest.Turn{
+		{Text: text("first answer")},
+		{Text: text("second answer")},
+		{Text: text("They asked twice.")},
+		{Text: text("third answer")},
+	}})
+	tm := startTerm(t, srv, t.TempDir(), nil)
+	tm.waitPrompt("default", 1)
+	for i, q := range []string{"first question", "second question"} {
+		tm.send(q + "\r")
+		waitRequest(t, arrived)
+		tm.waitPrompt("default", i+2)
+	}
+	tm.send("/compact\r")
+	if got := waitRequest(t, arrived).System; !strings.Contains(got, "You compact a conversation") {
+		t.Fatalf("/compact sent system prompt %q", got)
+	}
+	tm.waitText(`tai: compacted 2 earlier messages into a summary`)
+	tm.waitPrompt("default", 4)
+	tm.send("third question\r")
+	last := waitRequest(t, arrived)
+	if len(last.Messages) != 4 || !strings.Contains(last.Messages[0].Content, "They asked twice.") || last.Messages[1].Content != "second question" {
+		t.Fatalf("after /compact the model got %+v", last.Messages)
+	}
+	tm.waitText(`\nthird answer\n`)
+	tm.send("/exit\r")
+	if code := tm.exitCode(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+}
