@@ -131,7 +131,7 @@ func (s *session) help(context.Context, []string) error {
 		sort.Strings(names)
 		fmt.Fprintf(&b, "  Every other subcommand runs the same way: %s\n", strings.Join(names, ", "))
 	}
-	b.WriteString("Keys: Enter sends; Alt-Enter or Ctrl-J (or \\ before Enter) starts a new line, and a paste arrives whole;\n" +
+	b.WriteString("Keys: Enter sends; Alt-Enter (or \\ before Enter) starts a new line, and a paste arrives whole;\n" +
 		"Ctrl-C clears the line, or cancels a running turn; Ctrl-D on an empty line exits; Tab completes commands;\n" +
 		"↑/↓ walk the history. Approvals take one key: y once, a always (as listed), n or Esc deny.\n" +
 		"@path attaches a file's text to the message; !command runs a shell command (asking as the model's\n" +

@@ -14,7 +14,8 @@ import (
 )
 
 // Editor is the LineReader of a terminal: a line editor of tai's own that
-// edits a message of several lines (Alt-Enter or Ctrl-J starts a new one,
+// edits a message of several lines (Alt-Enter, or a backslash before
+// Enter, starts a new one,
 // a bracketed paste arrives whole however many lines it has), keeps a
 // history in a file of the person's own, completes slash commands with
 // Tab, and reads single keys for approvals. It drives the process's own
@@ -165,8 +166,8 @@ func (e *Editor) next(ctx context.Context) (key, error) {
 	}
 }
 
-// ReadLine implements LineReader: Enter submits, Alt-Enter or Ctrl-J (or
-// a backslash before Enter) starts a new line, a paste is inserted whole.
+// ReadLine implements LineReader: Enter submits, Alt-Enter (or a
+// backslash before Enter) starts a new line, a paste is inserted whole.
 func (e *Editor) ReadLine(ctx context.Context, prompt string) (string, error) {
 	restore, err := e.raw()
 	if err != nil {

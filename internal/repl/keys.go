@@ -9,8 +9,8 @@ type keyKind int
 
 const (
 	keyRune      keyKind = iota // a character to insert
-	keyEnter                    // Enter: submit
-	keyNewline                  // Alt-Enter or Ctrl-J: a new line in the message
+	keyEnter                    // Enter (or Ctrl-J): submit
+	keyNewline                  // Alt-Enter: a new line in the message
 	keyPaste                    // a bracketed paste, whole, in text
 	keyBackspace                // Backspace
 	keyDelete                   // Delete
@@ -57,10 +57,11 @@ func decodeKey(b []byte, final bool) (k key, n int) {
 	}
 	c := b[0]
 	switch c {
-	case '\r':
+	case '\r', '\n':
+		// '\n' is Enter too: what is typed while a turn runs reaches the
+		// editor through the terminal's cooked mode, which turns Enter's
+		// CR into LF. So Ctrl-J cannot be the newline key.
 		return key{kind: keyEnter}, 1
-	case '\n':
-		return key{kind: keyNewline}, 1
 	case 0x7f, 0x08:
 		return key{kind: keyBackspace}, 1
 	case 0x01:
