@@ -17,8 +17,8 @@ func TestDecodeKey(t *testing.T) {
 		{"a", false, keyRune, 1, ""},
 		{"é"[:1], false, 0, 0, ""}, // half a character: wait for the rest
 		{"\r", false, keyEnter, 1, ""},
-		{"\n", false, keyEnter, 1, ""},         // cooked type-ahead's Enter
-		{"\x1b\n", false, keyNewline, 2, ""},   // Alt-Enter typed ahead
+		{"\n", false, keyEnter, 1, ""},       // cooked type-ahead's Enter
+		{"\x1b\n", false, keyNewline, 2, ""}, // Alt-Enter typed ahead
 		{"\x1b\r", false, keyNewline, 2, ""}, // Alt-Enter
 		{"\x1b", false, 0, 0, ""},            // maybe the start of a sequence
 		{"\x1b", true, keyEscape, 1, ""},     // nothing followed: Escape
