@@ -130,6 +130,8 @@ func (p *Person) decide(ctx context.Context, keys string, always, allowServer bo
 				p.interrupt()
 			}
 			return agent.Deny, context.Canceled
+		case errors.Is(err, io.EOF):
+			return agent.Deny, errors.New("no answer: input closed")
 		case err != nil:
 			return agent.Deny, err
 		}
