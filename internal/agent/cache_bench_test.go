@@ -14,11 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"tai/internal/catalog"
 	"tai/internal/llm"
 	"tai/internal/llm/llmtest"
 	"tai/internal/profile"
 	"tai/internal/tools"
-	"tai/internal/tools/catalog"
 	"tai/internal/tools/selector"
 	"tai/internal/vault"
 )

@@ -61,6 +61,8 @@ type turn struct {
 	offered []llm.ToolSpec
 	usage   llm.Usage
 	context int
+	// origin is the audit's origin of the calls, "" for the agent's.
+	origin string
 }
 
 func (t *turn) emit(e Event) {

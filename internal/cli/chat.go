@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"tai/internal/agent"
+	"tai/internal/catalog"
 	"tai/internal/llm"
 	_ "tai/internal/llm/anthropic" // provider protocols, linked in
 	_ "tai/internal/llm/openai"
@@ -17,7 +18,6 @@ import (
 	"tai/internal/profile"
 	"tai/internal/repl"
 	"tai/internal/tools"
-	"tai/internal/tools/catalog"
 	"tai/internal/vault"
 )
 
