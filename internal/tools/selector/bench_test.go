@@ -2,6 +2,7 @@ package selector_test
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"tai/internal/tools"
@@ -196,8 +197,11 @@ func TestSelection_Targets(t *testing.T) {
 				t.Logf("%-5s %-8s recall %5.1f%% of %3d (%5.1f%% of the %d that may be offered), %5.0f tokens (%.1f%% of %.0f)",
 					m.name, name, 100*s.recall, s.queries, 100*s.reachableRecall, s.reachable, s.tokens, 100*s.tokens/ev.total, ev.total)
 				if m.name == "tai" && testing.Verbose() {
+					ix := selector.NewIndex(ev.cat)
 					for _, q := range s.misses {
-						t.Logf("  miss (%s): %q wants %v", name, q.Query, q.Tools)
+						if reachable(m, q) {
+							t.Logf("  miss (%s): %q wants %v, ranked %d", name, q.Query, q.Tools, bestRank(ix, q))
+						}
 					}
 				}
 			}
@@ -217,4 +221,24 @@ func TestSelection_Targets(t *testing.T) {
 		t.Errorf("unseen set: tai %.1f%% with %.0f tokens, BM25 %.1f%% with %.0f; want tai ahead with fewer tokens",
 			100*ours.recall, ours.tokens, 100*base.recall, base.tokens)
 	}
+}
+
+// reachable reports whether one of q's tools may be offered at all.
+func reachable(m method, q query) bool {
+	for _, want := range q.Tools {
+		if !m.kept[want] {
+			return true
+		}
+	}
+	return false
+}
+
+// bestRank is the 1-based rank of q's best-ranked tool, 0 when none matches.
+func bestRank(ix *selector.Index, q query) int {
+	for i, h := range ix.Rank(selector.Query{Input: q.Query}) {
+		if slices.Contains(q.Tools, h.Tool.Name) {
+			return i + 1
+		}
+	}
+	return 0
 }

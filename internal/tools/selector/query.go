@@ -133,10 +133,11 @@ func (ix *Index) Rank(q Query) []Hit {
 	best := make([]float32, n)
 	touched := make([]int32, 0, 64)
 	concepts := ix.concepts(q)
+	rel := relatives()
 	for _, c := range concepts {
 		touched = ix.match(c.stem, 1, best, touched)
-		for _, r := range relatedStems[c.stem] {
-			touched = ix.match(r, expansionWeight, best, touched)
+		for _, r := range rel[c.stem] {
+			touched = ix.match(r.stem, r.weight, best, touched)
 		}
 		for _, d := range touched {
 			scores[d] += float32(c.weight) * best[d]

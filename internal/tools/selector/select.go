@@ -12,8 +12,43 @@ type Budget struct {
 	MaxTokens int // estimated tokens of the offered specs (SpecTokens)
 }
 
-// DefaultBudget is tai.md §6's default: at most 24 tools and 6,000 tokens.
+// DefaultBudget is the least a step offers of a catalogue too large to
+// offer whole: at most 24 tools and 6,000 tokens (tai.md §6).
 var DefaultBudget = Budget{MaxTools: 24, MaxTokens: 6000}
+
+// The budget rule (docs/benchmarks.md, "Tool selection"). A catalogue that
+// fits in offerAllShare of the model's context window is offered whole.
+// A larger one gets catalogueShare of its tokens, at least DefaultBudget,
+// at most maxContextShare of the window: a catalogue of 40 servers needs
+// more room than one of 4 for the right tool to be among the offered, and
+// however large the catalogue, tool specs never crowd out the
+// conversation. MaxTools follows as one tool per tokensPerTool.
+const (
+	offerAllShare   = 0.05
+	catalogueShare  = 0.04
+	maxContextShare = 0.10
+	tokensPerTool   = 250
+)
+
+// DefaultContextTokens is the context window assumed when the model's is
+// not known.
+const DefaultContextTokens = 128_000
+
+// BudgetFor is the budget of one step over a catalogue whose specs total
+// catalogueTokens, for a model whose context window holds contextTokens
+// (0: DefaultContextTokens).
+func BudgetFor(catalogueTokens, contextTokens int) Budget {
+	if contextTokens <= 0 {
+		contextTokens = DefaultContextTokens
+	}
+	limit := int(maxContextShare * float64(contextTokens))
+	if float64(catalogueTokens) <= offerAllShare*float64(contextTokens) {
+		return Budget{MaxTools: math.MaxInt, MaxTokens: catalogueTokens}
+	}
+	tokens := max(int(catalogueShare*float64(catalogueTokens)), DefaultBudget.MaxTokens)
+	tokens = min(tokens, limit)
+	return Budget{MaxTools: max(tokens/tokensPerTool, DefaultBudget.MaxTools), MaxTokens: tokens}
+}
 
 // DefaultCore is offered at every step, before anything that matches: the
 // tools a coding agent reaches for whatever the request, and tool_search
@@ -39,10 +74,13 @@ func sizeFactor(tokens int) float64 {
 }
 
 // Selector decides which tools one step offers. The zero value uses
-// DefaultCore and DefaultBudget.
+// DefaultCore and BudgetFor the catalogue and DefaultContextTokens.
 type Selector struct {
-	Core   []string
+	Core []string
+	// Budget, when set, replaces BudgetFor's.
 	Budget Budget
+	// ContextTokens is the model's context window, 0 when not known.
+	ContextTokens int
 }
 
 // Request is one step's view of the turn.
@@ -66,11 +104,8 @@ type Selection struct {
 // The same index and request always give the same selection.
 func (s Selector) Select(ix *Index, r Request) Selection {
 	budget := s.Budget
-	if budget.MaxTools <= 0 {
-		budget.MaxTools = DefaultBudget.MaxTools
-	}
-	if budget.MaxTokens <= 0 {
-		budget.MaxTokens = DefaultBudget.MaxTokens
+	if budget.MaxTools <= 0 || budget.MaxTokens <= 0 {
+		budget = BudgetFor(ix.CatalogueTokens(), s.ContextTokens)
 	}
 	core := s.Core
 	if core == nil {
