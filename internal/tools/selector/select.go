@@ -25,7 +25,7 @@ var DefaultBudget = Budget{MaxTools: 24, MaxTokens: 6000}
 // conversation. MaxTools follows as one tool per tokensPerTool.
 const (
 	offerAllShare   = 0.05
-	catalogueShare  = 0.04
+	catalogueShare  = 0.05
 	maxContextShare = 0.10
 	tokensPerTool   = 250
 )
@@ -58,7 +58,7 @@ var DefaultCore = []string{"tool_search", "read_file", "list_dir", "grep", "edit
 // minRelevance drops matches scoring under this fraction of the best one:
 // a tool that shares only a common word with the request costs tokens
 // without being a plausible choice.
-const minRelevance = 0.3
+const minRelevance = 0.2
 
 // typicalTokens is the size of a typical tool spec. A larger one needs
 // proportionally stronger evidence to be offered: it spends budget that

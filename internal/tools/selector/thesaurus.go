@@ -119,8 +119,8 @@ var abbreviations = map[string]string{
 // these, so an expansion never outweighs a direct match.
 const (
 	expansionWeight = 0.4
-	synonymWeight   = 0.35
-	broaderWeight   = 0.2
+	synonymWeight   = 0.3
+	broaderWeight   = 0.15
 )
 
 // relative is a stem that may stand in for a query word, and its weight.
