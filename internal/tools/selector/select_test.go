@@ -164,3 +164,21 @@ func hitTools(hs []selector.Hit) []*tools.Tool {
 	}
 	return out
 }
+
+// Words inside a file name, path or pattern are what the request acts on,
+// not what it asks done: "*.test.ts" does not make a testing tool the best
+// match for finding files.
+func TestRank_PathWordsArePayload(t *testing.T) {
+	ix := selector.NewIndex([]*tools.Tool{
+		tool("run_tests", "Run the tests of a TypeScript project: test files, test cases, test reports"),
+		tool("find_files", "Find files by pattern"),
+	})
+	for _, q := range []string{"find all files named *.test.ts", "find the files like src/test/ts/app.test.ts"} {
+		if hits := ix.Rank(selector.Query{Input: q}); len(hits) == 0 || hits[0].Tool.Name != "find_files" {
+			t.Errorf("%q ranked %v first", q, names(hitTools(hits)))
+		}
+	}
+	if hits := ix.Rank(selector.Query{Input: "run the test suite"}); len(hits) == 0 || hits[0].Tool.Name != "run_tests" {
+		t.Errorf("plain words lost their weight: %v", names(hitTools(hits)))
+	}
+}
