@@ -71,14 +71,23 @@ func NewIndex(ts []*tools.Tool) *Index {
 	ix := &Index{tools: ts, bytes: make([]int, len(ts)), postings: map[string][]posting{}, byName: map[string]int{}}
 	docs := make([][]map[string]int, len(ts)) // per tool, per field: term counts
 	lens := make([]float64, len(fields))
+	texts := make([][]string, len(ts)) // per tool, per field
+	use := wordUse{}
+	for i, t := range ts {
+		d := newDoc(t)
+		texts[i] = make([]string, len(fields))
+		for f, fd := range fields {
+			texts[i][f] = fd.text(d)
+		}
+		use.countWords(texts[i])
+	}
 	for i, t := range ts {
 		ix.bytes[i] = SpecBytes(t)
 		ix.total += ix.bytes[i]
 		ix.byName[t.Name] = i
 		docs[i] = make([]map[string]int, len(fields))
-		d := newDoc(t)
-		for f, fd := range fields {
-			ws := Words(fd.text(d))
+		for f := range fields {
+			ws := append(Words(texts[i][f]), use.compoundParts(texts[i][f])...)
 			lens[f] += float64(len(ws))
 			counts := map[string]int{}
 			for _, w := range ws {

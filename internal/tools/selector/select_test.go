@@ -182,3 +182,38 @@ func TestRank_PathWordsArePayload(t *testing.T) {
 		t.Errorf("plain words lost their weight: %v", names(hitTools(hits)))
 	}
 }
+
+// A word a server runs together ("browserbase", "createmessage") is also
+// found by its parts when the catalogue uses them on their own; a word
+// whose parts the catalogue does not use stays whole.
+func TestRank_CompoundWordsMatchTheirParts(t *testing.T) {
+	ts := []*tools.Tool{
+		{Name: "mcp_bb_close", Description: "Close the current Browserbase session", Server: "bb", Remote: "close"},
+		tool("mail_send", "Send a mail"),
+		tool("post_send", "Send a post"),
+		{Name: "mcp_tw_sendmessage", Description: "Twilio API", Server: "tw", Remote: "sendmessage"},
+		tool("browser_open", "Open a page in the browser"),
+		tool("browser_back", "Go back in the browser"),
+		tool("message_read", "Read a message"),
+		tool("message_list", "List each message of a chat"),
+		tool("kb_search", "Search the knowledge base"),
+		tool("git_rebase", "Rebase onto a base branch"),
+		{Name: "mcp_fc_scrape", Description: "Firecrawl scraper", Server: "fc", Remote: "scrape"},
+		tool("crawl_site", "Crawl a site"),
+		tool("crawl_links", "Crawl the links of a page"),
+	}
+	ix := selector.NewIndex(ts)
+	for q, want := range map[string]string{
+		"close the browser session": "mcp_bb_close",
+		"send a message":            "mcp_tw_sendmessage",
+	} {
+		if hits := ix.Rank(selector.Query{Input: q}); len(hits) == 0 || hits[0].Tool.Name != want {
+			t.Errorf("%q ranked %v first, want %s", q, names(hitTools(hits)), want)
+		}
+	}
+	for _, h := range ix.Rank(selector.Query{Input: "crawl"}) {
+		if h.Tool.Name == "mcp_fc_scrape" {
+			t.Errorf("\"crawl\" matched firecrawl, though no tool uses \"fire\"")
+		}
+	}
+}
