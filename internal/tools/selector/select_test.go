@@ -3,7 +3,9 @@ package selector_test
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -215,5 +217,40 @@ func TestRank_CompoundWordsMatchTheirParts(t *testing.T) {
 		if h.Tool.Name == "mcp_fc_scrape" {
 			t.Errorf("\"crawl\" matched firecrawl, though no tool uses \"fire\"")
 		}
+	}
+}
+
+// The budget rule: everything when the catalogue fits in 5% of the
+// context window; otherwise 5% of the catalogue, at least the default,
+// at most 10% of the window; one tool per 250 tokens.
+func TestBudgetFor(t *testing.T) {
+	for _, c := range []struct {
+		catalogue, context int
+		want               selector.Budget
+	}{
+		{5_000, 200_000, selector.Budget{MaxTools: math.MaxInt, MaxTokens: 5_000}},
+		{10_000, 0, selector.Budget{MaxTools: 24, MaxTokens: 6_000}}, // 128k assumed: over 5%, under the default
+		{129_000, 200_000, selector.Budget{MaxTools: 25, MaxTokens: 6_450}},
+		{325_000, 200_000, selector.Budget{MaxTools: 65, MaxTokens: 16_250}},
+		{325_000, 128_000, selector.Budget{MaxTools: 51, MaxTokens: 12_800}},
+		{325_000, 32_768, selector.Budget{MaxTools: 24, MaxTokens: 3_276}}, // the window's 10% wins over the default
+	} {
+		if got := selector.BudgetFor(c.catalogue, c.context); got != c.want {
+			t.Errorf("BudgetFor(%d, %d) = %+v, want %+v", c.catalogue, c.context, got, c.want)
+		}
+	}
+}
+
+// However large the catalogue, a step never offers more than 10% of the
+// model's context window, the core set included.
+func TestSelect_NeverMoreThanTenthOfContext(t *testing.T) {
+	cat := smallCatalogue()
+	for i := range 400 {
+		cat = append(cat, tool(fmt.Sprintf("widget_%03d", i), strings.Repeat("Widget tool for widgets. ", 20)))
+	}
+	ix := selector.NewIndex(cat)
+	got := selector.Selector{ContextTokens: 8_000}.Select(ix, selector.Request{Query: selector.Query{Input: "widgets"}})
+	if got.Tokens > 800 || len(got.Tools) == 0 {
+		t.Errorf("8,000-token window: offered %d tools, %d tokens; want some, at most 800", len(got.Tools), got.Tokens)
 	}
 }
