@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -87,6 +88,53 @@ func TestRepository_PatternsCompile(t *testing.T) {
 	}
 	if found == 0 {
 		t.Fatal("found no lazyre.New in the repository")
+	}
+}
+
+// No package-level variable of the tai binary's own packages compiles a
+// regular expression at start-up: that work moved to lazyre.New.
+func TestRepository_NoPatternCompiledAtStartUp(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.Dir}}{{end}}", "tai/cmd/tai").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	root, _ := filepath.Abs(filepath.Join("..", ".."))
+	var files []string
+	for _, dir := range strings.Fields(string(out)) {
+		if !strings.HasPrefix(dir, root+string(filepath.Separator)) {
+			continue // modules tai depends on
+		}
+		fs, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		files = append(files, fs...)
+	}
+	if len(files) < 100 {
+		t.Fatalf("found %d Go files in tai's packages", len(files))
+	}
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, decl := range f.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok || gd.Tok != token.VAR {
+				continue
+			}
+			ast.Inspect(gd, func(n ast.Node) bool {
+				if _, ok := n.(*ast.FuncLit); ok {
+					return false // runs when called, not at start-up
+				}
+				if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "MustCompile" {
+					if x, ok := sel.X.(*ast.Ident); ok && x.Name == "regexp" {
+						t.Errorf("%s: package-level regexp.MustCompile; use lazyre.New", path)
+					}
+				}
+				return true
+			})
+		}
 	}
 }
 
