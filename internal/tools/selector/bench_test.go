@@ -161,7 +161,7 @@ func evaluations(tb testing.TB) []evaluation {
 			map[string][]query{"unseen": loadQueriesFrom(tb, ucat, filepath.Join("unseen", "queries.json"))}, []string{"unseen"}},
 	}
 	if hasBlindSet() {
-		bcat := blindCatalogue(tb)
+		bcat := blindSetCatalogue(tb)
 		evs = append(evs, evaluation{bcat, float64(selector.NewIndex(bcat).CatalogueTokens()),
 			map[string][]query{"blind": loadQueriesFrom(tb, bcat, filepath.Join("blind", "queries.json"))}, []string{"blind"}})
 	}

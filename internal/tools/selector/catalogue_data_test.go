@@ -211,8 +211,8 @@ func hasBlindSet() bool {
 	return err == nil
 }
 
-// blindCatalogue is every captured server at once: the repository's, the
+// blindSetCatalogue is every captured server at once: the repository's, the
 // unseen set's and the blind set's (testdata/blind/servers).
-func blindCatalogue(tb testing.TB) []*tools.Tool {
+func blindSetCatalogue(tb testing.TB) []*tools.Tool {
 	return catalogueOf(tb, "servers", filepath.Join("unseen", "servers"), filepath.Join("blind", "servers"))
 }
