@@ -151,6 +151,9 @@ func (ix *Index) concepts(q Query) []concept {
 	said, quoted := splitQuoted(q.Input)
 	said, named := splitPaths(said)
 	add(said, 1)
+	for _, p := range phrases(said) {
+		note(p, 1)
+	}
 	add(quoted, quotedWeight)
 	add(named, quotedWeight)
 	add(q.Traffic, trafficWeight)
@@ -159,6 +162,25 @@ func (ix *Index) concepts(q Query) []concept {
 		out = append(out, concept{t, weight})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].stem < out[j].stem })
+	return out
+}
+
+// phrases are the words in a row of text, two or three, that the
+// thesaurus knows as one ("get rid of", "sum up", "shut down"): each is a
+// concept of its own, matched through its related words, beside the words
+// it is made of.
+func phrases(text string) []string {
+	var words []string
+	forEachWord(text, func(w string) { words = append(words, w) })
+	rel := relatives()
+	var out []string
+	for i := range words {
+		for n := 2; n <= 3 && i+n <= len(words); n++ {
+			if k := phraseKey(words[i : i+n]); rel[k] != nil {
+				out = append(out, k)
+			}
+		}
+	}
 	return out
 }
 

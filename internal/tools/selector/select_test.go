@@ -254,3 +254,18 @@ func TestSelect_NeverMoreThanTenthOfContext(t *testing.T) {
 		t.Errorf("8,000-token window: offered %d tools, %d tokens; want some, at most 800", len(got.Tools), got.Tokens)
 	}
 }
+
+// Words in a row that WordNet knows as one ("sum up", "get rid of") find
+// the tools of what they mean, though they share no word with them.
+func TestRank_PhrasesMatchTheirMeaning(t *testing.T) {
+	ix := selector.NewIndex([]*tools.Tool{
+		tool("summarize_text", "Summarize a text"),
+		tool("remove_file", "Remove a file"),
+		tool("list_users", "List the users"),
+	})
+	for q, want := range map[string]string{"sum up this": "summarize_text", "get rid of this": "remove_file"} {
+		if hits := ix.Rank(selector.Query{Input: q}); len(hits) != 1 || hits[0].Tool.Name != want {
+			t.Errorf("%q ranked %v, want %s alone", q, names(hitTools(hits)), want)
+		}
+	}
+}

@@ -171,7 +171,7 @@ var relatives = sync.OnceValue(func() map[string][]relative {
 		if len(words) == 0 {
 			continue
 		}
-		key := Stem(words[0])
+		key := phraseKey(strings.Split(words[0], "_"))
 		for _, w := range words[1:] {
 			add(key, Stem(w), synonymWeight)
 		}
@@ -181,6 +181,19 @@ var relatives = sync.OnceValue(func() map[string][]relative {
 	}
 	return m
 })
+
+// phraseKey is the key of a word or of words in a row: their stems joined
+// by underscores, so "getting rid of" finds WordNet's get_rid_of.
+func phraseKey(words []string) string {
+	if len(words) == 1 {
+		return Stem(words[0])
+	}
+	stems := make([]string, len(words))
+	for i, w := range words {
+		stems[i] = Stem(w)
+	}
+	return strings.Join(stems, "_")
+}
 
 func contains(list []string, s string) bool {
 	for _, x := range list {
