@@ -23,7 +23,7 @@ func TestRegexp_CompiledOnFirstUse(t *testing.T) {
 	if got := re.FindStringSubmatch("abbb"); len(got) != 2 || got[1] != "bbb" {
 		t.Errorf("FindStringSubmatch = %q", got)
 	}
-	if re.Regexp() != re.Regexp() {
+	if first, again := re.Regexp(), re.Regexp(); first != again {
 		t.Error("compiled more than once")
 	}
 	bad := lazyre.New(`(`)
