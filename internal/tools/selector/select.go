@@ -13,7 +13,7 @@ type Budget struct {
 }
 
 // DefaultBudget is the least a step offers of a catalogue too large to
-// offer whole: at most 24 tools and 6,000 tokens (tai.md §6).
+// offer whole: at most 24 tools and 6,000 tokens (docs/host.md §6).
 var DefaultBudget = Budget{MaxTools: 24, MaxTokens: 6000}
 
 // The budget rule (docs/benchmarks.md, "Tool selection"). A catalogue that
