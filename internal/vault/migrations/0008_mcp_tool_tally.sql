@@ -2,15 +2,15 @@
 -- kept up to date by every change to the MCP tables (bumpMCPGen), so a
 -- listing reads one row per server instead of every tool and pin. The
 -- covering index serves that recount.
-CREATE INDEX mcp_server_tools_order ON mcp_server_tools(server, position, tool, hash);
-CREATE TABLE mcp_tool_tally (
+CREATE INDEX IF NOT EXISTS mcp_server_tools_order ON mcp_server_tools(server, position, tool, hash);
+CREATE TABLE IF NOT EXISTS mcp_tool_tally (
     server   TEXT PRIMARY KEY,
     tools    INTEGER NOT NULL,
     pending  INTEGER NOT NULL,
     late     INTEGER NOT NULL,
     unhashed INTEGER NOT NULL
 );
-INSERT INTO mcp_tool_tally(server, tools, pending, late, unhashed)
+INSERT OR REPLACE INTO mcp_tool_tally(server, tools, pending, late, unhashed)
 SELECT server, COUNT(*), SUM(pending), SUM(rank > 100 AND NOT pending), SUM(hash = '')
 FROM (SELECT t.server, t.hash,
         ROW_NUMBER() OVER (PARTITION BY t.server ORDER BY t.position, t.tool) AS rank,
