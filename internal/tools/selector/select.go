@@ -60,6 +60,11 @@ var DefaultCore = []string{"tool_search", "read_file", "list_dir", "grep", "edit
 // without being a plausible choice.
 const minRelevance = 0.2
 
+// nativeMatches is how many of the best-matching native tools are offered
+// ahead of other matches: tai's own tools answer most requests about the
+// files, the repository and tai itself, and cost little each.
+const nativeMatches = 2
+
 // typicalTokens is the size of a typical tool spec. A larger one needs
 // proportionally stronger evidence to be offered: it spends budget that
 // could offer several tools instead, though a large spec is often a
@@ -122,6 +127,16 @@ func (s Selector) Select(ix *Index, r Request) Selection {
 		sel.offer(t.Name)
 	}
 	hits := ix.Rank(r.Query)
+	natives := 0
+	for _, h := range hits {
+		if natives == nativeMatches {
+			break
+		}
+		if !h.Tool.Bridged() && !sel.taken[int(h.i)] {
+			sel.offerAt(int(h.i))
+			natives++
+		}
+	}
 	for _, h := range hits {
 		if h.Score < minRelevance*hits[0].Score || len(sel.out.Tools) >= budget.MaxTools {
 			break

@@ -269,3 +269,22 @@ func TestRank_PhrasesMatchTheirMeaning(t *testing.T) {
 		}
 	}
 }
+
+// The best native matches are offered ahead of the bridged ones, even
+// when servers' tools score higher: tai's own tools are few and small.
+func TestSelect_BestNativeMatchesFirst(t *testing.T) {
+	ts := []*tools.Tool{tool("delete_path", "Delete a file or a folder")}
+	for i := range 6 {
+		ts = append(ts, &tools.Tool{Name: fmt.Sprintf("mcp_s%d_clean_tmp_folder", i), Description: "Clean the tmp folder of the build server",
+			Server: fmt.Sprintf("s%d", i), Remote: "clean_tmp_folder", Schema: json.RawMessage(`{"type":"object","properties":{}}`)})
+	}
+	ix := selector.NewIndex(ts)
+	req := selector.Request{Query: selector.Query{Input: "clean out the tmp folder of the build server"}}
+	if hits := ix.Rank(req.Query); hits[0].Tool.Name == "delete_path" {
+		t.Fatalf("the test needs the native tool ranked below the others: %v", names(hitTools(hits)))
+	}
+	got := selector.Selector{Core: []string{}, Budget: selector.Budget{MaxTools: 3, MaxTokens: 10_000}}.Select(ix, req)
+	if !slices.Contains(names(got.Tools), "delete_path") {
+		t.Errorf("offered %v without the native delete_path", names(got.Tools))
+	}
+}
