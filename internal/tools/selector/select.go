@@ -104,8 +104,9 @@ type Selection struct {
 }
 
 // Select offers, in this order and while the budget lasts: the core set,
-// the tools loaded this turn, the tools the latest traffic called, then the
-// best matches of the request. Tools marked Unoffered are never offered.
+// the tools loaded this turn, the tools the latest traffic called, the
+// nativeMatches best-matching native tools, then the best matches of the
+// request. Tools marked Unoffered are never offered.
 // The same index and request always give the same selection.
 func (s Selector) Select(ix *Index, r Request) Selection {
 	budget := s.Budget
