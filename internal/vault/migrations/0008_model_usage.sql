@@ -1,7 +1,7 @@
 -- Each model call's token usage, kept beside the conversation's history so
 -- /cost and a resumed session can add up what the conversation cost.
 -- IF NOT EXISTS: migrations apply by position, and this file may be merged
--- before a 0006 written at the same time; applied twice, it changes nothing.
+-- before another written at the same time; applied twice, it changes nothing.
 CREATE TABLE IF NOT EXISTS model_usage (
     profile            TEXT NOT NULL,
     session            TEXT NOT NULL,
