@@ -5,15 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"regexp"
 	"strings"
 
 	"tai/internal/agent"
+	"tai/internal/lazyre"
 )
 
 // atPath finds @path words: at the start or after a blank, so an e-mail
 // address is not one.
-var atPath = regexp.MustCompile(`(?:^|\s)@(\S+)`)
+var atPath = lazyre.New(`(?:^|\s)@(\S+)`)
 
 // attachFiles adds the text of each @path that names a file to the
 // message. The file is read with read_file, through the same approval as
@@ -23,7 +23,7 @@ var atPath = regexp.MustCompile(`(?:^|\s)@(\S+)`)
 func (s *session) attachFiles(ctx context.Context, input string) (string, bool) {
 	var files strings.Builder
 	seen := map[string]bool{}
-	for _, m := range atPath.FindAllStringSubmatch(input, -1) {
+	for _, m := range atPath.Regexp().FindAllStringSubmatch(input, -1) {
 		path := strings.TrimRight(m[1], ",.;:!?)")
 		if seen[path] {
 			continue
