@@ -2,7 +2,7 @@ GO      ?= go
 BIN     ?= bin/tai
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: build test unit interop cross wine release release-check fmt-check vet lint bench-vault bench-client bench-llm bench-bridge bench-agent bench-select bench-serve bench-start
+.PHONY: build test unit interop cross wine release release-check fmt-check vet lint bench-vault bench-client bench-llm bench-bridge bench-agent bench-select bench-serve bench-start bench-cache
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/tai
@@ -63,9 +63,7 @@ bench-llm:
 bench-agent:
 	$(GO) test -run '^$$' -bench AgentStep -benchtime 3s -count 3 ./internal/agent/
 
-# Tool selection: recall, offered tokens and their share of the catalogue,
-# and selection time, for tai's selector beside a plain BM25 top-24, on the
-# captured catalogue (tune and held-out queries) and a synthetic 3,200-tool one.
+.PHONY: build test unit interop cross wine release release-check fmt-check vet lint bench-vault bench-client bench-llm bench-bridge bench-agent bench-select bench-serve bench-start bench-cache
 bench-select:
 	@echo "$$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //') ($$(nproc) cores), $$($(GO) version | cut -d' ' -f3-)"
 	$(GO) test -run '^$$' -bench 'Selection|Select3200|Index3200' -benchtime 2s ./internal/tools/selector/
