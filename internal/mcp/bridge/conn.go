@@ -156,9 +156,10 @@ func (b *Bridge) expand(ctx context.Context, e config.Entry) (config.Expanded, e
 		home = b.Home
 	}
 	x, err := config.ExpandVars(e, config.Sources{
-		Env:  b.lookupEnv,
-		Home: home,
-		Dir:  b.Dir,
+		Env:        b.lookupEnv,
+		Home:       home,
+		Dir:        b.Dir,
+		SecretName: vault.ClampSecretName,
 		Secret: func(name string) (string, bool, error) {
 			v, err := b.Store.Secret(ctx, b.Profile, vault.ClampSecretName(name))
 			if vault.IsNotFound(err) {

@@ -91,7 +91,7 @@ func Connect(ctx context.Context, opts Options) (*Client, error) {
 	t.start()
 	if err := c.hs.open(ctx, c); err != nil {
 		c.Close()
-		return nil, fmt.Errorf("connecting to mcp server %s: %w%s", c.name, err, c.stderrHint())
+		return nil, fmt.Errorf("connecting to mcp server %s: %w%s", c.name, err, c.stderrHint(err))
 	}
 	return c, nil
 }
@@ -130,12 +130,14 @@ func (c *Client) Close() error {
 	return c.closeErr
 }
 
-// stderrHint quotes the last line of the server's stderr for an error.
-func (c *Client) stderrHint() string {
-	if line := c.log.lastLine(); line != "" {
-		return "; its stderr ends: " + wire.Printable(line, 300)
+// stderrHint quotes the end of the server's stderr for err, unless err
+// already does (a server that exited says so with its stderr).
+func (c *Client) stderrHint(err error) string {
+	var le *lostError
+	if errors.As(err, &le) {
+		return ""
 	}
-	return ""
+	return c.log.quote()
 }
 
 // request sends one request and waits for its response, decoding a result

@@ -218,14 +218,11 @@ func (t *stdioTransport) exitReason() error {
 	if t.waitErr != nil {
 		status = "exited (" + t.waitErr.Error() + ")"
 	}
-	msg := fmt.Sprintf("%v: the server %s", ErrLost, status)
-	if line := t.log.lastLine(); line != "" {
-		msg += "; its stderr ends: " + wire.Printable(line, 300)
-	}
-	return &lostError{msg}
+	return &lostError{fmt.Sprintf("%v: the server %s%s", ErrLost, status, t.log.quote())}
 }
 
-// lostError wraps ErrLost with a message of its own.
+// lostError wraps ErrLost with a message of its own, which already quotes
+// the server's stderr.
 type lostError struct{ msg string }
 
 func (e *lostError) Error() string { return e.msg }

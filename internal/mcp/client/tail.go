@@ -1,10 +1,12 @@
 package client
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
+	"tai/internal/mcp/wire"
 	"tai/internal/textsafe"
 )
 
@@ -54,11 +56,48 @@ func (t *tail) String() string {
 	return textsafe.Clean(s)
 }
 
-// lastLine returns the last non-empty line, for quoting in an error.
-func (t *tail) lastLine() string {
-	s := strings.TrimRight(t.String(), "\n ")
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		s = s[i+1:]
+// quotedLines is how many meaningful stderr lines an error quotes.
+const quotedLines = 3
+
+// lastLines returns up to n of the last meaningful lines, oldest first:
+// blank lines and a package runner's pointers to its own log file (npm's
+// "A complete log of this run can be found in …", which ends every npm
+// failure) are left out, since they would hide the line that says what
+// went wrong.
+func (t *tail) lastLines(n int) []string {
+	lines := strings.Split(t.String(), "\n")
+	var out []string
+	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
+		line := strings.TrimSpace(lines[i])
+		if line == "" || noise(line) {
+			continue
+		}
+		out = append(out, line)
 	}
-	return s
+	slices.Reverse(out)
+	return out
+}
+
+// noise reports lines that say nothing about why a server failed.
+func noise(line string) bool {
+	for _, p := range []string{"A complete log of this run can be found in", "npm error Log files were not written"} {
+		if strings.Contains(line, p) {
+			return true
+		}
+	}
+	bare := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(line, "npm error"), "npm ERR!"))
+	return bare == ""
+}
+
+// quote is the end of stderr as an error quotes it, once: the last few
+// meaningful lines joined with " | ", or "" when there are none.
+func (t *tail) quote() string {
+	lines := t.lastLines(quotedLines)
+	if len(lines) == 0 {
+		return ""
+	}
+	for i, l := range lines {
+		lines[i] = wire.Printable(l, 300)
+	}
+	return "; its stderr ends: " + strings.Join(lines, " | ")
 }

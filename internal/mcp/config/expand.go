@@ -40,6 +40,9 @@ type Sources struct {
 	// id) and should clamp it onto SECRET_RE (vault.ClampSecretName). An
 	// error, such as a sealed vault, stops the expansion.
 	Secret func(name string) (value string, ok bool, err error)
+	// SecretName is the vault name Secret looks name up under, for the
+	// messages that say what to store; nil means name itself.
+	SecretName func(name string) string
 	// Home answers ${userHome}; Dir answers ${workspaceFolder} and
 	// ${workspaceFolderBasename}. Empty leaves those names to Env and Secret.
 	Home, Dir string
@@ -68,12 +71,13 @@ type Expanded struct {
 }
 
 // Err is nil when every reference resolved, else one line naming what is
-// missing, for refusing the spawn or connect.
+// missing and where each must be supplied (an ${input:ID} only in the
+// vault), for refusing the spawn or connect.
 func (x *Expanded) Err() error {
 	if len(x.Missing) == 0 {
 		return nil
 	}
-	return fmt.Errorf("server %s needs %s, which resolve nowhere: set them in the environment or store them with tai secret set NAME", x.Entry.Name, strings.Join(x.Missing, ", "))
+	return fmt.Errorf("server %s cannot start: %s", x.Entry.Name, strings.Join(x.Warnings, "; "))
 }
 
 // ExpandVars substitutes the references in e's command, args, env values,
@@ -102,7 +106,7 @@ func ExpandVars(e Entry, src Sources) (Expanded, error) {
 				failed = err
 				return s
 			}
-			x.record(sg.ref, origin, label, v, seen)
+			x.record(sg.ref, origin, label, v, seen, src.SecretName)
 			if origin == Unresolved {
 				v = sg.ref.canonical()
 			}
@@ -123,7 +127,7 @@ func ExpandVars(e Entry, src Sources) (Expanded, error) {
 }
 
 // record notes one occurrence of r in the field label.
-func (x *Expanded) record(r *ref, origin Origin, label, value string, seen map[string]int) {
+func (x *Expanded) record(r *ref, origin Origin, label, value string, seen map[string]int, secretName func(string) string) {
 	text := r.canonical()
 	if i, ok := seen[text]; ok {
 		if !slices.Contains(x.Refs[i].Fields, label) {
@@ -134,7 +138,7 @@ func (x *Expanded) record(r *ref, origin Origin, label, value string, seen map[s
 		x.Refs = append(x.Refs, Ref{Text: text, Name: r.name, Origin: origin, Fields: []string{label}})
 		if origin == Unresolved {
 			x.Missing = append(x.Missing, printable(text))
-			x.Warnings = append(x.Warnings, missingWarning(r))
+			x.Warnings = append(x.Warnings, missingWarning(r, secretName))
 		}
 	}
 	sensitive := origin == FromSecret || origin == FromEnvironment &&
@@ -144,14 +148,18 @@ func (x *Expanded) record(r *ref, origin Origin, label, value string, seen map[s
 	}
 }
 
-func missingWarning(r *ref) string {
+func missingWarning(r *ref, secretName func(string) string) string {
+	stored := r.name
+	if secretName != nil {
+		stored = secretName(r.name)
+	}
 	switch r.kind {
 	case refInput:
-		return fmt.Sprintf("%s: no vault secret %s; store it with tai secret set %s", printable(r.canonical()), shown(r.name), shown(r.name))
+		return fmt.Sprintf("%s: no vault secret %s; store it with tai secret set %s", printable(r.canonical()), shown(stored), shown(stored))
 	case refUnsupported:
 		return fmt.Sprintf("%s is not a reference tai expands: write ${NAME}, ${NAME:-default} or ${input:ID}, or $${ for a literal ${", printable(r.text))
 	}
-	return fmt.Sprintf("%s is not set in the environment or the vault: export it or store it with tai secret set %s", printable(r.canonical()), r.name)
+	return fmt.Sprintf("%s is not set in the environment or the vault: export it or store it with tai secret set %s", printable(r.canonical()), shown(stored))
 }
 
 func (src Sources) withDefaults() Sources {

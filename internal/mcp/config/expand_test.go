@@ -70,7 +70,9 @@ func TestExpandVars_MissingInputRefusesTheSpawn(t *testing.T) {
 	if diff := cmp.Diff(wantWarn, x.Warnings); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
-	want := "server perplexity needs ${input:perplexity-key}, which resolve nowhere: set them in the environment or store them with tai secret set NAME"
+	// An input is read from the vault only: the error names the secret to
+	// store, not the environment.
+	want := "server perplexity cannot start: ${input:perplexity-key}: no vault secret perplexity-key; store it with tai secret set perplexity-key"
 	if err := x.Err(); err == nil || err.Error() != want {
 		t.Errorf("Err() = %v\nwant    %s", err, want)
 	}
