@@ -144,7 +144,7 @@ func (b *Bridge) register(ctx context.Context, e config.Entry, enable bool, cons
 		enable = *e.Enabled
 	}
 	a := Added{Name: e.Name, Notes: e.Notes}
-	listed, err := b.probe(ctx, x.Entry)
+	listed, err := b.probe(ctx, x)
 	if isUnauthorized(err) {
 		// 401 at initialize or only at tools/list: stored without tools.
 		if hasAuthHeader(x.Entry.Headers) {
@@ -185,8 +185,8 @@ func Registration(server vault.MCPServer, listed []wire.Tool) vault.MCPRegistrat
 }
 
 // probe connects once, lists the tools and disconnects.
-func (b *Bridge) probe(ctx context.Context, e config.Entry) ([]wire.Tool, error) {
-	return b.probeWith(ctx, b.transport(e))
+func (b *Bridge) probe(ctx context.Context, x config.Expanded) ([]wire.Tool, error) {
+	return b.probeWith(ctx, b.transport(x))
 }
 
 func (b *Bridge) probeWith(ctx context.Context, t client.Transport) ([]wire.Tool, error) {

@@ -29,11 +29,19 @@ type HTTP struct {
 	// Whatever its redirect policy, the connection follows redirect.Check:
 	// redirects within the URL's origin only.
 	HTTPClient *http.Client
+	// Label names the server in errors instead of the URL, as
+	// [Stdio.Label] does; its query is dropped too.
+	Label string
 }
 
-// String returns the URL without its query, which may hold secrets.
+// String returns the URL (or Label) without its query, which may hold
+// secrets.
 func (h HTTP) String() string {
-	u, err := url.Parse(h.URL)
+	shown := h.URL
+	if h.Label != "" {
+		shown = h.Label
+	}
+	u, err := url.Parse(shown)
 	if err != nil {
 		return "(invalid url)"
 	}

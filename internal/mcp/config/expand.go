@@ -40,6 +40,10 @@ type Sources struct {
 	// id) and should clamp it onto SECRET_RE (vault.ClampSecretName). An
 	// error, such as a sealed vault, stops the expansion.
 	Secret func(name string) (value string, ok bool, err error)
+	// Public reports variables every server receives anyway (HOME, PATH,
+	// USER …): their values in the command line or working directory are
+	// shown as they are, not masked as secrets. Nil means none.
+	Public func(name string) bool
 	// SecretName is the vault name Secret looks name up under, for the
 	// messages that say what to store; nil means name itself.
 	SecretName func(name string) string
@@ -59,9 +63,13 @@ type Expanded struct {
 	Entry Entry
 	// Refs lists every reference in the order the entry first makes it.
 	Refs []Ref
-	// Secrets holds substituted values by name, for redaction: every value
-	// from the vault, and every value from the environment that went into
-	// env, headers or the url (tai.md §2). Defaults are not secrets.
+	// Secrets holds substituted values by name, for redaction and for
+	// consent screens and errors, which show them as [secret:NAME] or
+	// [env:NAME]: every value from the vault, and every value from the
+	// environment that went into env, headers or the url (tai.md §2) or
+	// into the command line or working directory (--api-key ${KEY}), unless
+	// every server receives that variable anyway (Sources.Public).
+	// Defaults are not secrets.
 	Secrets map[string]string
 	// Missing lists, as written, the references that resolved nowhere.
 	// When it is not empty the server must not be spawned or dialled.
@@ -106,7 +114,7 @@ func ExpandVars(e Entry, src Sources) (Expanded, error) {
 				failed = err
 				return s
 			}
-			x.record(sg.ref, origin, label, v, seen, src.SecretName)
+			x.record(sg.ref, origin, label, v, seen, src)
 			if origin == Unresolved {
 				v = sg.ref.canonical()
 			}
@@ -127,7 +135,7 @@ func ExpandVars(e Entry, src Sources) (Expanded, error) {
 }
 
 // record notes one occurrence of r in the field label.
-func (x *Expanded) record(r *ref, origin Origin, label, value string, seen map[string]int, secretName func(string) string) {
+func (x *Expanded) record(r *ref, origin Origin, label, value string, seen map[string]int, src Sources) {
 	text := r.canonical()
 	if i, ok := seen[text]; ok {
 		if !slices.Contains(x.Refs[i].Fields, label) {
@@ -138,11 +146,11 @@ func (x *Expanded) record(r *ref, origin Origin, label, value string, seen map[s
 		x.Refs = append(x.Refs, Ref{Text: text, Name: r.name, Origin: origin, Fields: []string{label}})
 		if origin == Unresolved {
 			x.Missing = append(x.Missing, printable(text))
-			x.Warnings = append(x.Warnings, missingWarning(r, secretName))
+			x.Warnings = append(x.Warnings, missingWarning(r, src.SecretName))
 		}
 	}
-	sensitive := origin == FromSecret || origin == FromEnvironment &&
-		(label == "url" || strings.HasPrefix(label, "env.") || strings.HasPrefix(label, "headers."))
+	carried := label == "url" || strings.HasPrefix(label, "env.") || strings.HasPrefix(label, "headers.")
+	sensitive := origin == FromSecret || origin == FromEnvironment && (carried || src.Public == nil || !src.Public(r.name))
 	if sensitive && value != "" {
 		x.Secrets[r.name] = value
 	}

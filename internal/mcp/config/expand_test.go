@@ -264,3 +264,21 @@ func TestExpandVars_UncarriableValues(t *testing.T) {
 		}
 	}
 }
+
+// A key substituted from the environment into the command line (Context7's
+// `--api-key ${CTX7_KEY}` for Cursor) is a secret like one in env: consent
+// screens and errors mask it. A variable every server inherits anyway
+// (HOME) is shown as it is there.
+func TestExpandVars_EnvironmentIntoArgsIsSecret(t *testing.T) {
+	e := Entry{Name: "context7", Transport: Stdio, Command: "npx",
+		Args: []string{"-y", "@upstash/context7-mcp", "--api-key", "${CTX7_KEY}", "--root", "${HOME}"}}
+	src := sources(map[string]string{"HOME": "/home/ann", "CTX7_KEY": "ctx7sk-live-123"}, nil)
+	src.Public = func(n string) bool { return n == "HOME" }
+	x, err := ExpandVars(e, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]string{"CTX7_KEY": "ctx7sk-live-123"}, x.Secrets); diff != "" {
+		t.Errorf("secrets (-want +got):\n%s", diff)
+	}
+}
