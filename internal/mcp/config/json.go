@@ -6,7 +6,7 @@ import "fmt"
 // Cursor, Claude Code, Gemini CLI, Windsurf), a servers wrapper (VS Code's
 // mcp.json, or "mcp": {"servers": …} in its settings.json), one bare
 // server, or a map of servers with no wrapper at all.
-func fromJSON(text string, shift int) ([]Entry, error) {
+func fromJSON(text string, shift int, host string) ([]Entry, error) {
 	doc, err := decodeJSON(text, shift)
 	if err != nil {
 		return nil, err
@@ -38,8 +38,12 @@ func fromJSON(text string, shift int) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
+	gemini := host == HostGemini || geminiShaped(doc, groups)
 	for i := range entries {
 		noteInputs(&entries[i], inputs)
+		if gemini {
+			geminiVars(&entries[i])
+		}
 	}
 	return entries, nil
 }

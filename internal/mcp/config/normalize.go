@@ -21,7 +21,16 @@ type Options struct {
 	// Stored reports whether a server of this name is registered, so that
 	// a bare name can be recognised. Nil means none is.
 	Stored func(name string) bool
+	// Host names the client whose file the input is, when the caller knows
+	// (tai mcp import): HostGemini expands $NAME inside strings as Gemini
+	// CLI does. Empty means tell from the keys: a JSON paste with one of
+	// Gemini CLI's own keys (httpUrl, includeTools, excludeTools, trust)
+	// is Gemini's.
+	Host string
 }
+
+// HostGemini is Options.Host for Gemini CLI's settings.json.
+const HostGemini = "gemini"
 
 // StoredRef is the error Normalize returns for the bare name of a
 // registered server: the caller resolves it from the vault.
@@ -67,10 +76,10 @@ func Normalize(input string, opts Options) ([]Entry, error) {
 func parse(text string, opts Options) ([]Entry, error) {
 	switch {
 	case text[0] == '{' || strings.HasPrefix(text, "//") || strings.HasPrefix(text, "/*"):
-		return fromJSON(text, 0) // VS Code's and Cursor's examples open with a comment
+		return fromJSON(text, 0, opts.Host) // VS Code's and Cursor's examples open with a comment
 	case text[0] == '"':
 		// A fragment copied out of a larger file: "name": {...}
-		return fromJSON("{"+text+"}", 1)
+		return fromJSON("{"+text+"}", 1, opts.Host)
 	case text[0] == '[' && looksLikeJSONArray(text):
 		return nil, errors.New("a JSON list is not a config: paste an object with mcpServers or servers")
 	}

@@ -165,6 +165,21 @@ func TestNormalize_DocumentedConfigs(t *testing.T) {
 			Source: SourceJSON,
 			Notes:  []string{"timeout " + timeoutNote},
 		}}},
+		// Gemini CLI expands $NAME anywhere in its strings; a header sent
+		// as "Bearer $TAI_MCP_KEY" would fail with a misleading 401.
+		{"gemini_http_env.json", []Entry{{
+			Name: "taiServed", Transport: HTTP, URL: "http://127.0.0.1:8765/mcp",
+			Headers: map[string]string{
+				"Authorization": "Bearer ${TAI_MCP_KEY}",
+				"X-Workspace":   "${WORKSPACE}-${USER}",
+			},
+			Source: SourceJSON,
+			Notes: []string{
+				"timeout " + timeoutNote,
+				"headers.Authorization: $TAI_MCP_KEY read as ${TAI_MCP_KEY} (Gemini CLI expands $NAME in its strings)",
+				"headers.X-Workspace: $USER read as ${USER} (Gemini CLI expands $NAME in its strings)",
+			},
+		}}},
 		{"gemini_filtered.json", []Entry{{
 			Name: "filteredServer", Transport: Stdio, Command: "python",
 			Args:   []string{"-m", "my_mcp_server"},
@@ -257,5 +272,25 @@ func TestNormalize_EveryTestdataFileIsCovered(t *testing.T) {
 		if !strings.Contains(string(src), `"`+filepath.Base(f)+`"`) {
 			t.Errorf("%s is not in a test table", f)
 		}
+	}
+}
+
+// Only Gemini CLI expands $NAME inside strings: the same header pasted in
+// another client's shape stays literal, and an import of Gemini's file
+// says so by its host even without Gemini's own keys.
+func TestNormalize_DollarNameOnlyForGemini(t *testing.T) {
+	const claude = `{"mcpServers":{"s":{"url":"https://x.example/mcp","headers":{"Authorization":"Bearer $TOKEN"}}}}`
+	es, err := Normalize(claude, Options{})
+	if err != nil || es[0].Headers["Authorization"] != "Bearer $TOKEN" {
+		t.Fatalf("claude shape: %v %+v", err, es)
+	}
+	es, err = Normalize(claude, Options{Host: HostGemini})
+	if err != nil || es[0].Headers["Authorization"] != "Bearer ${TOKEN}" {
+		t.Fatalf("gemini host: %v %+v", err, es)
+	}
+	// $ before a non-name and inside ${…} stays as written.
+	got, names := dollarVars("a$ b$1 ${X:-$Y} $$Z $A_1b")
+	if got != "a$ b$1 ${X:-$Y} $$Z ${A_1b}" || len(names) != 1 {
+		t.Errorf("dollarVars = %q %v", got, names)
 	}
 }
