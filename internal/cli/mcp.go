@@ -114,19 +114,21 @@ as a stdio server. tai shows what will run and asks before connecting.`,
 			runner := &forkRunner{a: a, o: chatOptions{Person: ap.Person, Notices: ap.Notices}}
 			defer runner.Close()
 			added, err := b.Add(ctx, req, a.registerConsent(ap, enable), b.GitHub(runner.Subagents))
-			if len(added) > 0 {
-				fmt.Fprintln(a.Stdout, textsafe.Visible(bridge.FormatAdded(added, b.Profile)))
+			if out := bridge.FormatAdded(added, b.Profile); out != "" {
+				fmt.Fprintln(a.Stdout, textsafe.Visible(out))
+			}
+			for _, ad := range added {
+				if ad.Stored() {
+					a.audit(ctx, "mcp-add", ad.Name, "ok")
+				}
 			}
 			if err != nil {
 				return withCode(ExitUsage, err)
 			}
-			for _, ad := range added {
-				a.audit(ctx, "mcp-add", ad.Name, "ok")
-			}
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&name, "name", "", "name for the server")
+	cmd.Flags().StringVar(&name, "name", "", "name for the server; with a paste of several, the ones to add (comma-separated)")
 	cmd.Flags().BoolVar(&enable, "enable", false, "enable the server for the profile without asking")
 	return cmd
 }

@@ -60,7 +60,7 @@ func Normalize(input string, opts Options) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := rename(entries, opts.Name); err != nil {
+	if entries, err = rename(entries, opts.Name); err != nil {
 		return nil, err
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name < entries[j].Name })
@@ -127,22 +127,20 @@ func fromWord(text string, opts Options) ([]Entry, error) {
 	return nil, errUnrecognised
 }
 
-// Rename gives the one entry of entries a name a person chose, as
-// [Options.Name] does for a paste: notes about a derived name are dropped,
-// and more than one entry is an error.
-func Rename(entries []Entry, name string) error { return rename(entries, name) }
+// Rename applies a name a person chose to entries, as [Options.Name] does
+// for a paste: the one entry is renamed (notes about a derived name are
+// dropped); among several, the name selects, and may list several names
+// separated by commas.
+func Rename(entries []Entry, name string) ([]Entry, error) { return rename(entries, name) }
 
-// rename applies Options.Name, which only makes sense for one server.
-func rename(entries []Entry, name string) error {
+// rename applies Options.Name: it renames a single server, and selects
+// among several, returning the entries kept.
+func rename(entries []Entry, name string) ([]Entry, error) {
 	if name == "" {
-		return nil
+		return entries, nil
 	}
 	if len(entries) != 1 {
-		names := make([]string, len(entries))
-		for i, e := range entries {
-			names[i] = e.Name
-		}
-		return fmt.Errorf("a name was given, but the config holds %d servers (%s): drop the name or paste one server", len(entries), strings.Join(names, ", "))
+		return selectNamed(entries, name)
 	}
 	e := &entries[0]
 	var notes []string
@@ -152,7 +150,31 @@ func rename(entries []Entry, name string) error {
 		}
 	}
 	e.Notes = notes
-	return setName(e, name)
+	return entries, setName(e, name)
+}
+
+// selectNamed keeps the entries named in list (comma-separated), in the
+// order of entries; a name that matches none is an error listing them.
+func selectNamed(entries []Entry, list string) ([]Entry, error) {
+	var kept []Entry
+	for _, want := range strings.Split(list, ",") {
+		want = strings.TrimSpace(want)
+		found := false
+		for _, e := range entries {
+			if e.Name == want {
+				kept, found = append(kept, e), true
+			}
+		}
+		if !found {
+			names := make([]string, len(entries))
+			for i, e := range entries {
+				names[i] = e.Name
+			}
+			return nil, fmt.Errorf("the config holds %d servers (%s) and none is named %s: give one of those names, several separated by commas, or none for all",
+				len(entries), strings.Join(names, ", "), printable(want))
+		}
+	}
+	return kept, nil
 }
 
 func looksLikeJSONArray(text string) bool {
