@@ -9,6 +9,7 @@ package bridge
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"os"
 	"sync"
@@ -46,9 +47,16 @@ type Bridge struct {
 	// client of the bridge's own. OAuth bearer tokens are added on top.
 	HTTPClient *http.Client
 
-	// Idle, ConnectTimeout and CallTimeout default to DefaultIdle and the
-	// MCP caps; tests shorten them.
-	Idle, ConnectTimeout, CallTimeout time.Duration
+	// Idle, ConnectTimeout, CallTimeout and InstallTimeout default to
+	// DefaultIdle and the MCP caps; tests shorten them.
+	Idle, ConnectTimeout, CallTimeout, InstallTimeout time.Duration
+	// Progress shows that a server's first start at registration is under
+	// way (a package runner may be installing it): on a terminal
+	// (ProgressTerminal) a spinner with the elapsed time, elsewhere a line
+	// every 10 seconds. Nil shows nothing.
+	Progress         io.Writer
+	ProgressTerminal bool
+	progressEvery    time.Duration // progressEvery unless a test shortens it
 	// Native names tools that bridged names must not take.
 	Native func(name string) bool
 
@@ -110,7 +118,8 @@ func (b *Bridge) Lookup(name string) (*tools.Tool, bool) {
 func (b *Bridge) ForProfile(profile string) *Bridge {
 	return &Bridge{Store: b.Store, Profile: profile, Confirm: b.Confirm, LookupEnv: b.LookupEnv, Dir: b.Dir,
 		Home: b.Home, Browser: b.Browser, HTTPClient: b.HTTPClient, Idle: b.Idle,
-		ConnectTimeout: b.ConnectTimeout, CallTimeout: b.CallTimeout, Native: b.Native}
+		ConnectTimeout: b.ConnectTimeout, CallTimeout: b.CallTimeout, InstallTimeout: b.InstallTimeout,
+		Progress: b.Progress, ProgressTerminal: b.ProgressTerminal, Native: b.Native}
 }
 
 // Close stops every server connection.

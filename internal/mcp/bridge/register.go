@@ -239,7 +239,7 @@ func (b *Bridge) register(ctx context.Context, e config.Entry, enable bool, cons
 		enable = *e.Enabled
 	}
 	a := Added{Name: e.Name, Notes: e.Notes}
-	listed, err := b.probe(ctx, x)
+	listed, err := b.probeFirst(ctx, x, e)
 	if isUnauthorized(err) {
 		// 401 at initialize or only at tools/list: stored without tools.
 		if hasAuthHeader(x.Entry.Headers) {

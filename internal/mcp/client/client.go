@@ -7,6 +7,7 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -29,6 +30,9 @@ type Options struct {
 	// ConnectTimeout bounds spawn or dial plus handshake; zero means
 	// wire.ConnectTimeout (MCP_CONNECT_TIMEOUT).
 	ConnectTimeout time.Duration
+	// ConnectCap names ConnectTimeout in errors; empty means
+	// MCP_CONNECT_TIMEOUT.
+	ConnectCap string
 	// CallTimeout bounds each request after the handshake; zero means
 	// wire.CallTimeout (MCP_CALL_TIMEOUT).
 	CallTimeout time.Duration
@@ -80,7 +84,7 @@ func Connect(ctx context.Context, opts Options) (*Client, error) {
 	}
 	c.stopCtx, c.stop = context.WithCancel(context.Background())
 	ctx, cancel := context.WithTimeoutCause(ctx, connectTimeout,
-		&TimeoutError{Method: "connect", After: connectTimeout, Cap: "MCP_CONNECT_TIMEOUT"})
+		&TimeoutError{Method: "connect", After: connectTimeout, Cap: cmp.Or(opts.ConnectCap, "MCP_CONNECT_TIMEOUT")})
 	defer cancel()
 	t, err := opts.Transport.dial(ctx, c, c.log)
 	if err != nil {

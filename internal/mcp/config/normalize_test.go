@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -12,7 +13,7 @@ import (
 func ptr[T any](v T) *T { return &v }
 
 const (
-	timeoutNote = "ignored: tai's MCP_CONNECT_TIMEOUT and MCP_CALL_TIMEOUT govern"
+	timeoutNote = "ignored: tai's MCP_CONNECT_TIMEOUT and MCP_CALL_TIMEOUT govern (Codex's startup_timeout_sec is read)"
 	envRewrite  = "${env:NAME} references rewritten as ${NAME}"
 )
 
@@ -131,8 +132,13 @@ func TestNormalize_DocumentedConfigs(t *testing.T) {
 			Allow:   []string{"search", "summarize"},
 			Deny:    []string{"search"},
 			Enabled: ptr(false),
-			Source:  SourceTOML,
-			Notes:   []string{"startup_timeout_sec, tool_timeout_sec " + timeoutNote},
+			// startup_timeout_sec lengthens the first start at registration.
+			StartupTimeout: 20 * time.Second,
+			Source:         SourceTOML,
+			Notes: []string{
+				"startup_timeout_sec: the first start at registration may take up to 20s (the most is MCP_MAX_STARTUP; tai's own allowance is used when longer)",
+				"tool_timeout_sec " + timeoutNote,
+			},
 		}}},
 		{"gemini_python.json", []Entry{{
 			Name: "pythonTools", Transport: Stdio, Command: "python",
