@@ -18,6 +18,7 @@ func (a *App) newBridge(profile string, approver *agent.Approver) *bridge.Bridge
 			return v, v != ""
 		},
 		Browser:          a.openBrowser,
+		Notice:           agentNotices(a),
 		Progress:         a.Stderr,
 		ProgressTerminal: a.IsTerminal(a.Stderr),
 	}

@@ -18,6 +18,7 @@ import (
 	"tai/internal/mcp/config"
 	"tai/internal/mcp/oauth"
 	"tai/internal/mcp/wire"
+	"tai/internal/textsafe"
 	"tai/internal/vault"
 )
 
@@ -59,8 +60,12 @@ func (b *Bridge) client(ctx context.Context, server string) (*conn, error) {
 	b.conns[server] = c
 	b.mu.Unlock()
 
-	c.c, _, _, c.err = b.dial(ctx, server)
+	var d Drift
+	c.c, _, d, c.err = b.dial(ctx, server)
 	close(c.ready)
+	if n := driftNotice(server, d); n != "" && b.Notice != nil {
+		b.Notice(textsafe.Visible(n))
+	}
 	if c.err != nil {
 		b.drop(server, c)
 		return nil, c.err

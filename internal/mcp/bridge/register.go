@@ -28,6 +28,9 @@ type AddRequest struct {
 	Name string
 	// Enable enables the servers for the bridge's profile without asking.
 	Enable bool
+	// PinPolicy is the servers' pin policy, vault.PinStrict (the default
+	// when empty) or vault.PinNotify.
+	PinPolicy string
 }
 
 // Added reports one registered server.
@@ -124,13 +127,16 @@ func (b *Bridge) Add(ctx context.Context, req AddRequest, consent RegisterConsen
 			return nil, err
 		}
 	}
+	if p := req.PinPolicy; p != "" && p != vault.PinStrict && p != vault.PinNotify {
+		return nil, fmt.Errorf("pin policy %q: want %s (withhold changed tools until approved) or %s (accept them with a notice)", p, vault.PinStrict, vault.PinNotify)
+	}
 	var out []Added
 	failed := false
 	for _, e := range entries {
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
-		a, err := b.register(ctx, e, req.Enable, consent)
+		a, err := b.register(ctx, e, req, consent)
 		if err != nil {
 			a = Added{Name: e.Name, Notes: e.Notes, Err: err, Why: whyNot(err)}
 			failed = true
@@ -213,7 +219,8 @@ func (b *Bridge) stored(ctx context.Context) func(string) bool {
 	}
 }
 
-func (b *Bridge) register(ctx context.Context, e config.Entry, enable bool, consent RegisterConsent) (Added, error) {
+func (b *Bridge) register(ctx context.Context, e config.Entry, req AddRequest, consent RegisterConsent) (Added, error) {
+	enable := req.Enable
 	if err := e.Validate(); err != nil {
 		return Added{}, err
 	}
@@ -227,7 +234,11 @@ func (b *Bridge) register(ctx context.Context, e config.Entry, enable bool, cons
 		}
 		return Added{}, err
 	}
-	ok, yes, err := consent(ctx, Describe(x, "register"), !enable)
+	c := Describe(x, "register")
+	if req.PinPolicy == vault.PinNotify {
+		c.Detail += "\npins: notify (a changed tool definition is accepted with a notice showing its diff, and audited)"
+	}
+	ok, yes, err := consent(ctx, c, !enable)
 	if err != nil {
 		return Added{}, err
 	}
@@ -254,7 +265,9 @@ func (b *Bridge) register(ctx context.Context, e config.Entry, enable bool, cons
 	case err != nil:
 		return Added{}, startError{fmt.Errorf("MCP server %s did not start, so it was not stored: %w", e.Name, err)}
 	}
-	reg := Registration(serverOf(e, LaunchHash(x.Entry)), listed)
+	srv := serverOf(e, LaunchHash(x.Entry))
+	srv.PinPolicy = req.PinPolicy
+	reg := Registration(srv, listed)
 	if enable {
 		reg.Enable = []string{b.Profile}
 	} else {

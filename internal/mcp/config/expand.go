@@ -41,8 +41,8 @@ type Sources struct {
 	// error, such as a sealed vault, stops the expansion.
 	Secret func(name string) (value string, ok bool, err error)
 	// Public reports variables every server receives anyway (HOME, PATH,
-	// USER …): their values in the command line or working directory are
-	// shown as they are, not masked as secrets. Nil means none.
+	// USER …): their values in arguments are shown as they are, not masked
+	// as secrets. Nil means none.
 	Public func(name string) bool
 	// SecretName is the vault name Secret looks name up under, for the
 	// messages that say what to store; nil means name itself.
@@ -67,8 +67,9 @@ type Expanded struct {
 	// consent screens and errors, which show them as [secret:NAME] or
 	// [env:NAME]: every value from the vault, and every value from the
 	// environment that went into env, headers or the url (tai.md §2) or
-	// into the command line or working directory (--api-key ${KEY}), unless
-	// every server receives that variable anyway (Sources.Public).
+	// into an argument (--api-key ${KEY}), unless every server receives
+	// that variable anyway (Sources.Public). The program itself and the
+	// working directory are shown as they expand: they say what runs.
 	// Defaults are not secrets.
 	Secrets map[string]string
 	// Missing lists, as written, the references that resolved nowhere.
@@ -150,7 +151,9 @@ func (x *Expanded) record(r *ref, origin Origin, label, value string, seen map[s
 		}
 	}
 	carried := label == "url" || strings.HasPrefix(label, "env.") || strings.HasPrefix(label, "headers.")
-	sensitive := origin == FromSecret || origin == FromEnvironment && (carried || src.Public == nil || !src.Public(r.name))
+	arg := strings.HasPrefix(label, "args[")
+	sensitive := origin == FromSecret || origin == FromEnvironment &&
+		(carried || arg && (src.Public == nil || !src.Public(r.name)))
 	if sensitive && value != "" {
 		x.Secrets[r.name] = value
 	}
