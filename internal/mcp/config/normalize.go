@@ -27,6 +27,10 @@ type Options struct {
 	// Gemini CLI's own keys (httpUrl, includeTools, excludeTools, trust)
 	// is Gemini's.
 	Host string
+	// Project is the directory whose Claude Code local scope to read from
+	// Claude Code's ~/.claude.json (projects.<path>.mcpServers), beside its
+	// user scope (the top-level mcpServers). Empty reads every project's.
+	Project string
 }
 
 // HostGemini is Options.Host for Gemini CLI's settings.json.
@@ -76,10 +80,10 @@ func Normalize(input string, opts Options) ([]Entry, error) {
 func parse(text string, opts Options) ([]Entry, error) {
 	switch {
 	case text[0] == '{' || strings.HasPrefix(text, "//") || strings.HasPrefix(text, "/*"):
-		return fromJSON(text, 0, opts.Host) // VS Code's and Cursor's examples open with a comment
+		return fromJSON(text, 0, opts) // VS Code's and Cursor's examples open with a comment
 	case text[0] == '"':
 		// A fragment copied out of a larger file: "name": {...}
-		return fromJSON("{"+text+"}", 1, opts.Host)
+		return fromJSON("{"+text+"}", 1, opts)
 	case text[0] == '[' && looksLikeJSONArray(text):
 		return nil, errors.New("a JSON list is not a config: paste an object with mcpServers or servers")
 	}

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -298,5 +299,32 @@ func TestNormalize_DollarNameOnlyForGemini(t *testing.T) {
 	got, names := dollarVars("a$ b$1 ${X:-$Y} $$Z $A_1b")
 	if got != "a$ b$1 ${X:-$Y} $$Z ${A_1b}" || len(names) != 1 {
 		t.Errorf("dollarVars = %q %v", got, names)
+	}
+}
+
+// Claude Code keeps `claude mcp add` servers in ~/.claude.json: the user
+// scope at the top level, each project's local scope under
+// projects.<path>.mcpServers, among much other state. Both are read; a
+// project picks its own local scope.
+func TestNormalize_ClaudeCodeStateFile(t *testing.T) {
+	text := readTestdata(t, "claude_code_state.json")
+	es, err := Normalize(text, Options{Project: "/home/ann/app"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) != 2 || es[0].Name != "airtable" || es[1].Name != "context7" {
+		t.Fatalf("entries %+v", es)
+	}
+	if es[0].Env["AIRTABLE_API_KEY"] != "${AIRTABLE_API_KEY}" || !slices.Contains(es[0].Notes, "Claude Code local scope of project /home/ann/app") {
+		t.Errorf("local entry %+v", es[0])
+	}
+	es, err = Normalize(text, Options{})
+	if err != nil || len(es) != 3 || es[2].Name != "sentry" || es[2].URL != "https://mcp.sentry.dev/mcp" {
+		t.Fatalf("every project: %v %+v", err, es)
+	}
+	// Only local-scope servers, no user scope: read all the same.
+	es, err = Normalize(`{"numStartups":1,"projects":{"/p":{"mcpServers":{"x":{"command":"x-server"}}}}}`, Options{})
+	if err != nil || len(es) != 1 || es[0].Name != "x" {
+		t.Fatalf("local only: %v %+v", err, es)
 	}
 }
