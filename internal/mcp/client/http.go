@@ -243,10 +243,15 @@ type LegacySSEError struct {
 }
 
 func (e *LegacySSEError) Error() string {
-	return fmt.Sprintf("%s is a legacy HTTP+SSE server (it refused the POST with %v and serves an event stream on GET); "+
+	refused := e.Err.Error()
+	var he *wire.HTTPError
+	if errors.As(e.Err, &he) {
+		refused = fmt.Sprintf("http %d", he.Status) // its body is the server's error page
+	}
+	return fmt.Sprintf("%s is a legacy HTTP+SSE server (it refused the POST with %s and serves an event stream on GET); "+
 		"tai speaks only Streamable HTTP: use the server's Streamable HTTP URL if it has one, "+
 		"or run a bridge such as mcp-remote as a stdio server: tai mcp add NAME -- npx -y mcp-remote %s --transport sse-only",
-		e.URL, e.Err, e.URL)
+		e.URL, refused, e.URL)
 }
 
 func (e *LegacySSEError) Unwrap() error { return e.Err }

@@ -468,3 +468,26 @@ func TestStdio_ExitBeforeHandshakeQuotesStderrOnce(t *testing.T) {
 		t.Errorf("npm's log pointer is quoted: %s", msg)
 	}
 }
+
+// A Node.js crash ends with its stack, the error object's fields and the
+// runtime's version: the quote keeps the error line.
+func TestTail_NodeCrashQuotesTheError(t *testing.T) {
+	var tl tail
+	tl.Write([]byte(`node:internal/modules/cjs/loader:1228
+  throw err;
+  ^
+
+Error: Cannot find module '/nonexistent/server/dist/index.js'
+    at Module._resolveFilename (node:internal/modules/cjs/loader:1225:15)
+    at node:internal/main/run_main_module:28:49 {
+  code: 'MODULE_NOT_FOUND',
+  requireStack: []
+}
+
+Node.js v20.20.2
+`))
+	want := "; its stderr ends: Error: Cannot find module '/nonexistent/server/dist/index.js' | code: 'MODULE_NOT_FOUND', | requireStack: []"
+	if got := tl.quote(); got != want {
+		t.Errorf("quote:\n got %s\nwant %s", got, want)
+	}
+}

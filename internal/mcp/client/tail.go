@@ -1,6 +1,7 @@
 package client
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -59,11 +60,12 @@ func (t *tail) String() string {
 // quotedLines is how many meaningful stderr lines an error quotes.
 const quotedLines = 3
 
-// lastLines returns up to n of the last meaningful lines, oldest first:
-// blank lines and a package runner's pointers to its own log file (npm's
-// "A complete log of this run can be found in …", which ends every npm
-// failure) are left out, since they would hide the line that says what
-// went wrong.
+// lastLines returns up to n of the last meaningful lines, oldest first.
+// Left out, since they would hide the line that says what went wrong:
+// blank lines, a package runner's pointer to its own log file (npm's "A
+// complete log of this run can be found in …", which ends every npm
+// failure), stack frames, lines of brackets alone, and the runtime's
+// version banner that ends a Node.js crash.
 func (t *tail) lastLines(n int) []string {
 	lines := strings.Split(t.String(), "\n")
 	var out []string
@@ -78,16 +80,11 @@ func (t *tail) lastLines(n int) []string {
 	return out
 }
 
-// noise reports lines that say nothing about why a server failed.
-func noise(line string) bool {
-	for _, p := range []string{"A complete log of this run can be found in", "npm error Log files were not written"} {
-		if strings.Contains(line, p) {
-			return true
-		}
-	}
-	bare := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(line, "npm error"), "npm ERR!"))
-	return bare == ""
-}
+// noiseLine matches lines that say nothing about why a server failed.
+var noiseLine = regexp.MustCompile(`A complete log of this run can be found in|npm error Log files were not written|` +
+	`^(npm error|npm ERR!)$|^at \S.*(:\d+\)?|\((native|<anonymous>)\))( \{)?$|^[\s\[\]{}()^~,;]*$|^Node\.js v\d+\.\d+\.\d+$`)
+
+func noise(line string) bool { return noiseLine.MatchString(line) }
 
 // quote is the end of stderr as an error quotes it, once: the last few
 // meaningful lines joined with " | ", or "" when there are none.
