@@ -51,3 +51,28 @@ func writeJSON(t *testing.T, path string, v any) {
 		t.Fatal(err)
 	}
 }
+
+// At a terminal, a package runner's first start shows a spinner with the
+// elapsed time while it may be installing, and erases it when done.
+func TestMCPAdd_FirstStartSpinner(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// npx that "installs" for two seconds, then runs the fake server.
+	if err := os.WriteFile(filepath.Join(bin, "npx"), []byte("#!/bin/sh\nsleep 2\nexec \"$FAKE_SERVER\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	paste := `{"mcpServers":{"slow":{"command":"npx","args":["-y","@acme/slow"],"env":{"FAKE_SERVER":"` + os.Args[0] +
+		`","TAI_FAKE_MCP":"1","TAI_FAKE_TOOLS":"[{\"name\":\"echo\"}]"}}}}`
+	srv := llmtest.Start(t, llmtest.Script{})
+	tm := startTerm(t, srv, dir, []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")}, "mcp", "add", "--enable", paste)
+	tm.waitFor("the registration consent", func(s, cursor string) bool { return cursor == "allow? (y/n)" })
+	tm.send("y\r")
+	tm.waitText(`[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] starting MCP server slow \(npx may be installing it first\): [01]s`)
+	tm.waitText(`registered MCP server slow with 1 tools`)
+	if s := tm.screen(); strings.Contains(s, "starting MCP server slow") {
+		t.Errorf("the spinner was left on the screen:\n%s", s)
+	}
+}
