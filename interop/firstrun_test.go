@@ -50,12 +50,9 @@ func (s *slowRegistry) start(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	proxy := httputil.NewSingleHostReverseProxy(upstream)
-	direct := proxy.Director
-	proxy.Director = func(r *http.Request) {
-		direct(r)
-		r.Host = upstream.Host
-	}
+	proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+		r.SetURL(upstream) // the upstream's host, as Host too
+	}}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.EqualFold(r.URL.EscapedPath(), s.pkg) {
 			s.held.Do(func() {
