@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"tai/internal/agent"
+	"tai/internal/catalog"
 	"tai/internal/llm"
 	_ "tai/internal/llm/anthropic" // provider protocols, linked in
 	_ "tai/internal/llm/openai"
@@ -15,7 +16,6 @@ import (
 	"tai/internal/profile"
 	"tai/internal/repl"
 	"tai/internal/tools"
-	"tai/internal/tools/catalog"
 	"tai/internal/vault"
 )
 

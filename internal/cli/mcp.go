@@ -117,11 +117,6 @@ as a stdio server. tai shows what will run and asks before connecting.`,
 			if out := bridge.FormatAdded(added, b.Profile); out != "" {
 				fmt.Fprintln(a.Stdout, textsafe.Visible(out))
 			}
-			for _, ad := range added {
-				if ad.Stored() {
-					a.audit(ctx, "mcp-add", ad.Name, "ok")
-				}
-			}
 			if err != nil {
 				return withCode(ExitUsage, err)
 			}

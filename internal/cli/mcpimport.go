@@ -119,7 +119,6 @@ Servers already registered under the same name are skipped.`,
 					continue
 				}
 				registered += len(added)
-				a.audit(ctx, "mcp-add", e.Name, "ok")
 				fmt.Fprintln(a.Stdout, textsafe.Visible(bridge.FormatAdded(added, b.Profile)))
 			}
 			fmt.Fprintf(a.Stdout, "import: %d server(s) found, %d offered, %d registered\n", len(found), len(picked), registered)

@@ -21,12 +21,13 @@ change on every start; new tools stay withheld under either policy.`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			s, err := a.Store(ctx)
+			b, _, err := a.mcpSetup(ctx)
 			if err != nil {
 				return err
 			}
+			defer b.Close()
 			if len(args) == 1 {
-				srv, err := s.MCPServer(ctx, args[0])
+				srv, err := b.Store.MCPServer(ctx, args[0])
 				if err != nil {
 					return withCode(ExitUsage, err)
 				}
@@ -36,10 +37,9 @@ change on every start; new tools stay withheld under either policy.`,
 			if args[1] != vault.PinStrict && args[1] != vault.PinNotify {
 				return usageError("pin policy %q: write strict or notify", args[1])
 			}
-			if err := s.SetMCPPinPolicy(ctx, args[0], args[1]); err != nil {
+			if err := b.SetPinPolicy(ctx, args[0], args[1]); err != nil {
 				return withCode(ExitUsage, err)
 			}
-			a.audit(ctx, "mcp-pins", args[0]+":"+args[1], "ok")
 			fmt.Fprintf(a.Stdout, "MCP server %s: pin policy %s\n", args[0], args[1])
 			return nil
 		},

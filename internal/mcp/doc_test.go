@@ -13,10 +13,10 @@ import (
 	"strings"
 	"testing"
 
+	"tai/internal/catalog"
 	"tai/internal/mcp/oauth"
 	"tai/internal/mcp/serve"
 	"tai/internal/mcp/wire"
-	"tai/internal/tools/catalog"
 )
 
 // McpDocTests: docs/mcp.md against the code. Every list comes from the

@@ -12,7 +12,7 @@ import (
 	"strings"
 )
 
-// SecretRE is the shape of a secret's name (tai.md §2, SECRET_RE).
+// SecretRE is the shape of a secret's name (docs/host.md §2, SECRET_RE).
 var SecretRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$`)
 
 // ValidSecretName explains why name cannot name a secret, or returns nil.

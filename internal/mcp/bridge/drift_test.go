@@ -71,12 +71,13 @@ func TestDrift_InSessionNoticeAndWithheldError(t *testing.T) {
 	if !tl.IsSafe(nil) {
 		t.Error("calling a withheld tool would ask for approval of a call that cannot run")
 	}
-	_, err = tl.Run(ctx, tools.Call{Args: json.RawMessage(`{}`)})
-	if err == nil || !strings.Contains(err.Error(), "withheld pending the person's review") || !strings.Contains(err.Error(), "tai mcp tools fake --approve") {
-		t.Fatalf("withheld call: %v", err)
+	env := &tools.Env{Store: f.store, Profile: vault.DefaultProfile}
+	o, err := tools.Invoke(ctx, tl, tools.Call{Args: json.RawMessage(`{}`), Env: env}, tools.Via{Origin: vault.OriginAgent})
+	if err == nil || !strings.Contains(o.Text, "withheld pending the person's review") || !strings.Contains(o.Text, "tai mcp tools fake --approve") {
+		t.Fatalf("withheld call: %+v %v", o, err)
 	}
-	if rows := f.audited(t, "mcp-call"); rows[len(rows)-1].Outcome != OutcomeRefused || rows[len(rows)-1].Subject != "fake/fail" {
-		t.Errorf("last audit row %+v", rows[len(rows)-1])
+	if rows := f.audited(t, vault.KindMCPCall); len(rows) == 0 || rows[len(rows)-1].Outcome != vault.OutcomeRefused || rows[len(rows)-1].Subject != "fake/fail" {
+		t.Errorf("audit rows %+v", rows)
 	}
 	if names(f.b.Tools()) != "mcp_fake_echo" {
 		t.Errorf("offered %s", names(f.b.Tools()))

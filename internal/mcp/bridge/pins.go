@@ -177,7 +177,7 @@ func (b *Bridge) Pending(ctx context.Context, server string) ([]PendingTool, err
 }
 
 // Approve pins the named withheld tools of server (all of them when none
-// are named) as they are cached now.
+// are named) as they are cached now, auditing each as mcp-approve.
 func (b *Bridge) Approve(ctx context.Context, server string, names ...string) ([]string, error) {
 	pending, err := b.Pending(ctx, server)
 	if err != nil {
@@ -213,6 +213,9 @@ func (b *Bridge) Approve(ctx context.Context, server string, names ...string) ([
 			return nil, err
 		}
 	}
+	for _, t := range approved {
+		b.audit(ctx, vault.KindMCPApprove, server+"/"+t)
+	}
 	return approved, nil
 }
 
@@ -238,8 +241,8 @@ func (b *Bridge) acceptChanged(ctx context.Context, server string, listed []wire
 		return err
 	}
 	for _, a := range d.Accepted {
-		_ = b.Store.Audit(ctx, vault.AuditEntry{Profile: b.Profile, Kind: "mcp-pin-accepted", Subject: server + "/" + a.Tool,
-			Digest: vault.Digest([]byte(set[a.Tool].Hash)), Outcome: "ok"})
+		_ = b.Store.Audit(context.WithoutCancel(ctx), vault.AuditEntry{Profile: b.Profile, Kind: vault.KindMCPPinAccept,
+			Subject: server + "/" + a.Tool, Digest: vault.Digest([]byte(set[a.Tool].Hash)), Outcome: vault.OutcomeOK})
 	}
 	d.Changed = nil
 	return nil

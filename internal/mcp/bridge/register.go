@@ -101,7 +101,8 @@ type Resolver func(ctx context.Context, ref *config.GitHubRef) ([]config.Entry, 
 // transaction. Each server of a paste has its own consent and outcome: one
 // declined, with a variable that resolves nowhere, or that fails its
 // handshake is not stored, and the others are still offered. When any was
-// not stored the error is a *NotStoredError summarizing them all.
+// not stored the error is a *NotStoredError summarizing them all. Each
+// server stored (or verified again) is audited as mcp-add.
 func (b *Bridge) Add(ctx context.Context, req AddRequest, consent RegisterConsent, resolve Resolver) ([]Added, error) {
 	entries := req.Entries
 	if entries == nil {
@@ -122,6 +123,7 @@ func (b *Bridge) Add(ctx context.Context, req AddRequest, consent RegisterConsen
 			if err != nil {
 				return nil, err
 			}
+			b.audit(ctx, vault.KindMCPAdd, a.Name)
 			return []Added{a}, nil
 		case err != nil:
 			return nil, err
@@ -140,6 +142,8 @@ func (b *Bridge) Add(ctx context.Context, req AddRequest, consent RegisterConsen
 		if err != nil {
 			a = Added{Name: e.Name, Notes: e.Notes, Err: err, Why: whyNot(err)}
 			failed = true
+		} else {
+			b.audit(ctx, vault.KindMCPAdd, a.Name)
 		}
 		out = append(out, a)
 	}

@@ -148,7 +148,7 @@ func stateOf(bt *bound) string {
 }
 
 // Remove deletes a server with its profile rows, pins, cached tools,
-// standing grants, and OAuth tokens in every profile.
+// standing grants, and OAuth tokens in every profile, and audits it.
 func (b *Bridge) Remove(ctx context.Context, server string) error {
 	v, err := b.current(ctx)
 	if err != nil {
@@ -180,6 +180,7 @@ func (b *Bridge) Remove(ctx context.Context, server string) error {
 			}
 		}
 	}
+	b.audit(ctx, vault.KindMCPRemove, server)
 	return nil
 }
 

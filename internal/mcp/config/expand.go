@@ -66,7 +66,7 @@ type Expanded struct {
 	// Secrets holds substituted values by name, for redaction and for
 	// consent screens and errors, which show them as [secret:NAME] or
 	// [env:NAME]: every value from the vault, and every value from the
-	// environment that went into env, headers or the url (tai.md §2) or
+	// environment that went into env, headers or the url (docs/host.md §2) or
 	// into an argument (--api-key ${KEY}), unless every server receives
 	// that variable anyway (Sources.Public). The program itself and the
 	// working directory are shown as they expand: they say what runs.

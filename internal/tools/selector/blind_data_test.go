@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"tai/internal/tools/catalog"
+	"tai/internal/catalog"
 )
 
 // The blind evaluation set in testdata/blind (see its README.md) was

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"tai/internal/catalog"
 	"tai/internal/mcp/wire"
 	"tai/internal/tools"
-	"tai/internal/tools/catalog"
 	"tai/internal/vault"
 )
 

@@ -12,7 +12,7 @@ type Budget struct {
 	MaxTokens int // estimated tokens of the offered specs (SpecTokens)
 }
 
-// DefaultBudget is tai.md §6's default: at most 24 tools and 6,000 tokens.
+// DefaultBudget is docs/host.md §6's default: at most 24 tools and 6,000 tokens.
 var DefaultBudget = Budget{MaxTools: 24, MaxTokens: 6000}
 
 // DefaultCore is offered at every step, before anything that matches: the
