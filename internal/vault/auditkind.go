@@ -42,5 +42,7 @@ const (
 const (
 	OriginAgent  = "agent"  // the agent loop (REPL, one-shot, subagents, served chat)
 	OriginServed = "served" // a tools/call from a client of the served endpoint
-	OriginCLI    = "cli"    // a command a person typed (`tai mcp call`)
+	// OriginServedChat is a tool call of the agent a served chat runs.
+	OriginServedChat = "served-chat"
+	OriginCLI        = "cli" // a command a person typed (`tai mcp call`)
 )
