@@ -31,12 +31,12 @@ func TestMCPImport_PersonPicksWhatToOffer(t *testing.T) {
 		}
 	}
 	tm.send("third\r")
-	tm.waitFor("the consent for third", func(s, cursor string) bool { return cursor == "allow? (y/n)" })
+	tm.waitFor("the consent for third", func(s, cursor string) bool { return cursor == "allow? (y/n) Esc denies" })
 	if s := tm.screen(); !strings.Contains(s, "MCP server third (register)") || strings.Contains(s, "MCP server first (register)") {
 		t.Fatalf("consent shown for the wrong server:\n%s", s)
 	}
-	tm.send("y\r")
-	tm.waitText(`Enable it for profile default now\?`)
+	tm.send("y")
+	tm.waitFor("the enable question", func(s, cursor string) bool { return cursor == "[Y/n]" })
 	tm.send("n\r")
 	tm.waitText(`import: 3 server\(s\) found, 1 offered, 1 registered`)
 }
@@ -68,8 +68,8 @@ func TestMCPAdd_FirstStartSpinner(t *testing.T) {
 		`","TAI_FAKE_MCP":"1","TAI_FAKE_TOOLS":"[{\"name\":\"echo\"}]"}}}}`
 	srv := llmtest.Start(t, llmtest.Script{})
 	tm := startTerm(t, srv, dir, []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")}, "mcp", "add", "--enable", paste)
-	tm.waitFor("the registration consent", func(s, cursor string) bool { return cursor == "allow? (y/n)" })
-	tm.send("y\r")
+	tm.waitFor("the registration consent", func(s, cursor string) bool { return cursor == "allow? (y/n) Esc denies" })
+	tm.send("y")
 	tm.waitText(`[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] starting MCP server slow \(npx may be installing it first\): [01]s`)
 	tm.waitText(`registered MCP server slow with 1 tools`)
 	if s := tm.screen(); strings.Contains(s, "starting MCP server slow") {
