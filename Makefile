@@ -63,7 +63,17 @@ bench-llm:
 bench-agent:
 	$(GO) test -run '^$$' -bench AgentStep -benchtime 3s -count 3 ./internal/agent/
 
-.PHONY: build test unit interop cross wine release release-check fmt-check vet lint bench-vault bench-client bench-llm bench-bridge bench-agent bench-select bench-serve bench-start bench-cache
+
+# The share of a 10-step turn's input served by the providers' prompt
+# caches (the llmtest fake's model of them), before and after; see docs/benchmarks.md.
+bench-cache:
+	$(GO) test -run '^$$' -bench PromptCache -benchtime 5x -v ./internal/agent/
+
+# Tool selection: recall (all, reachable, native), offered tokens and their
+# share of the catalogue, and selection time, for tai's selector beside plain
+# BM25 top-k at the same tokens, on the captured catalogue (tune, held-out),
+# the unseen set, the blind set when testdata/blind holds it, and a synthetic
+# 3,200-tool catalogue.
 bench-select:
 	@echo "$$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //') ($$(nproc) cores), $$($(GO) version | cut -d' ' -f3-)"
 	$(GO) test -run '^$$' -bench 'Selection|Select3200|Index3200' -benchtime 2s ./internal/tools/selector/

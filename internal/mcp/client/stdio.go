@@ -34,12 +34,19 @@ type Stdio struct {
 	Env map[string]string
 	// Dir is the working directory; empty means tai's.
 	Dir string
+	// Label names the server in errors instead of the command line, which
+	// may hold substituted secrets; the bridge passes the line its consent
+	// screen showed ([env:NAME] and [secret:NAME] in their place).
+	Label string
 
 	grace time.Duration // shutdownGrace unless a test shortens it
 }
 
 // String returns the command line, quoted where needed and printable.
 func (s Stdio) String() string {
+	if s.Label != "" {
+		return wire.Printable(s.Label, 200)
+	}
 	parts := []string{quoteArg(s.Command)}
 	for _, a := range s.Args {
 		parts = append(parts, quoteArg(a))
@@ -226,14 +233,11 @@ func (t *stdioTransport) exitReason() error {
 	if t.waitErr != nil {
 		status = "exited (" + t.waitErr.Error() + ")"
 	}
-	msg := fmt.Sprintf("%v: the server %s", ErrLost, status)
-	if line := t.log.lastLine(); line != "" {
-		msg += "; its stderr ends: " + wire.Printable(line, 300)
-	}
-	return &lostError{msg}
+	return &lostError{fmt.Sprintf("%v: the server %s%s", ErrLost, status, t.log.quote())}
 }
 
-// lostError wraps ErrLost with a message of its own.
+// lostError wraps ErrLost with a message of its own, which already quotes
+// the server's stderr.
 type lostError struct{ msg string }
 
 func (e *lostError) Error() string { return e.msg }

@@ -20,6 +20,11 @@ const EnvServe = "TAI_FAKE_MCP"
 // inputSchema?}.
 const EnvTools = "TAI_FAKE_TOOLS"
 
+// EnvToolsFile names a file holding the tool list instead, read at each
+// start, so a test can change what a server lists without changing how it
+// is launched, as a server updated in place does.
+const EnvToolsFile = "TAI_FAKE_TOOLS_FILE"
+
 // EnvGenerated, set to "COUNT/PERPAGE", adds COUNT generated tools (gen_0,
 // gen_1 …) after the EnvTools ones, listed PERPAGE a page. Pages are made
 // as they are asked for, so a huge COUNT costs the fake nothing up front.
@@ -56,7 +61,11 @@ func Main() {
 		select {} // the detached sleeper on Windows, which has no sleep(1)
 	}
 	var toolList []map[string]any
-	_ = json.Unmarshal([]byte(os.Getenv(EnvTools)), &toolList)
+	list := []byte(os.Getenv(EnvTools))
+	if f := os.Getenv(EnvToolsFile); f != "" {
+		list, _ = os.ReadFile(f)
+	}
+	_ = json.Unmarshal(list, &toolList)
 	for _, t := range toolList {
 		if _, ok := t["inputSchema"]; !ok {
 			t["inputSchema"] = map[string]any{"type": "object"}
