@@ -1,12 +1,12 @@
 package client
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
+	"tai/internal/lazyre"
 	"tai/internal/mcp/wire"
 	"tai/internal/textsafe"
 )
@@ -81,7 +81,7 @@ func (t *tail) lastLines(n int) []string {
 }
 
 // noiseLine matches lines that say nothing about why a server failed.
-var noiseLine = regexp.MustCompile(`A complete log of this run can be found in|npm error Log files were not written|` +
+var noiseLine = lazyre.New(`A complete log of this run can be found in|npm error Log files were not written|` +
 	`^(npm error|npm ERR!)$|^at \S.*(:\d+\)?|\((native|<anonymous>)\))( \{)?$|^[\s\[\]{}()^~,;]*$|^Node\.js v\d+\.\d+\.\d+$`)
 
 func noise(line string) bool { return noiseLine.MatchString(line) }
