@@ -184,7 +184,10 @@ func (t *stdioTransport) send(ctx context.Context, m *wire.Message) error {
 	return nil
 }
 
-func (t *stdioTransport) negotiated(string) {}
+func (t *stdioTransport) negotiated(wire.Era, string) {}
+
+// closesToCancel is false: stdio has no per-request stream to close.
+func (t *stdioTransport) closesToCancel() bool { return false }
 
 func (t *stdioTransport) lost() <-chan struct{} { return t.lostCh }
 

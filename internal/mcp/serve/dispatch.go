@@ -122,7 +122,16 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, sess *Session, m *
 		writeWireError(w, m.ID, we)
 		return
 	}
-	writeToolResult(w, m.ID, t.Name, res)
+	writeToolResult(w, m.ID, t.Name, res, s.tail(sess))
+}
+
+// tail is what a result ends with in the session's era: nothing in the
+// session era, resultType and serverInfo in the stateless one.
+func (s *Server) tail(sess *Session) []byte {
+	if sess == s.stateless {
+		return s.resultTail
+	}
+	return nil
 }
 
 // run calls t, turning a panic into an internal error.

@@ -37,7 +37,8 @@ type Constant struct {
 // anything that prints the caps. Values are formatted from the Go constants
 // above, so they cannot disagree with them.
 var Constants = []Constant{
-	{"MCP_PROTOCOL_VERSION", ProtocolVersion, "protocol revision tai offers"},
+	{"MCP_PROTOCOL_VERSION", ProtocolVersion, "session-era revision tai offers in initialize"},
+	{"MCP_STATELESS_VERSION", StatelessVersion, "stateless-era revision tai tries first"},
 	{"MCP_CONNECT_TIMEOUT", seconds(ConnectTimeout), "spawn or dial plus handshake, per server"},
 	{"MCP_CALL_TIMEOUT", seconds(CallTimeout), "one request; a tools/call is then cancelled and fails locally"},
 	{"MCP_RESULT_MAX", size(ResultMax), "tool result text kept inline; larger spills to a vault record"},
