@@ -64,7 +64,7 @@ func (a *App) serveMCP(cmd *cobra.Command, args []string) error {
 	}
 	served := serve.Served(catalog.Native())
 	srv, err := serve.New(serve.Options{
-		Key: key, Tools: served, Host: &servedHost{a: a, profile: cfg.Profile},
+		Key: key, Tools: served, Host: &servedHost{a: a, profile: cfg.Profile}, Vault: a.store,
 		Version: tai.Version, Loopback: loopback, AllowOrigins: a.serve.origins,
 		Logf: func(format string, args ...any) { fmt.Fprintf(a.Stderr, "tai: "+format+"\n", args...) },
 	})

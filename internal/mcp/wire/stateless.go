@@ -121,13 +121,13 @@ func ReadClaim(params json.RawMessage) Claim {
 
 // DiscoverResult is the answer to server/discover.
 type DiscoverResult struct {
-	ResultType        string          `json:"resultType,omitempty"`
-	SupportedVersions []string        `json:"supportedVersions"`
-	Capabilities      Capabilities    `json:"capabilities"`
-	Instructions      string          `json:"instructions,omitempty"`
-	Meta              *ResultMeta     `json:"_meta,omitempty"`
-	TTLMs             *int64          `json:"ttlMs,omitempty"`
-	CacheScope        string          `json:"cacheScope,omitempty"`
+	ResultType        string       `json:"resultType,omitempty"`
+	SupportedVersions []string     `json:"supportedVersions"`
+	Capabilities      Capabilities `json:"capabilities"`
+	Instructions      string       `json:"instructions,omitempty"`
+	Meta              *ResultMeta  `json:"_meta,omitempty"`
+	TTLMs             *int64       `json:"ttlMs,omitempty"`
+	CacheScope        string       `json:"cacheScope,omitempty"`
 }
 
 // ResultMeta is the part of a result's _meta tai reads.
