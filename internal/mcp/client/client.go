@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -114,7 +115,10 @@ func Connect(ctx context.Context, opts Options) (*Client, error) {
 	}
 	if err != nil {
 		c.Close()
-		return nil, &HandshakeError{Server: c.name, Err: fmt.Errorf("%w%s", err, c.stderrHint())}
+		if hint := c.stderrHint(); !strings.Contains(err.Error(), hint) {
+			err = fmt.Errorf("%w%s", err, hint)
+		}
+		return nil, &HandshakeError{Server: c.name, Err: err}
 	}
 	return c, nil
 }
@@ -166,6 +170,9 @@ func (c *Client) Server() wire.InitializeResult {
 	defer c.mu.Unlock()
 	return c.server
 }
+
+// Note adds a line of tai's own to the server's log (Stderr).
+func (c *Client) Note(line string) { c.log.note(line) }
 
 // Stderr returns the end of the server's stderr (stdio only) and of tai's
 // notes about input it skipped, with control characters replaced.

@@ -129,20 +129,21 @@ func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage
 	return &res, nil
 }
 
-// listed records when the tool list just read goes stale: ttl after now,
-// or never for a negative ttl (the server gave no ttlMs).
+// listed records when the tool list just read goes stale: ttl after now.
+// A ttl of zero or less (no ttlMs, or 0: stale at once) records nothing,
+// leaving the list to the caller's own refresh.
 func (c *Client) listed(ttl time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.listedUntil = time.Time{}
-	if ttl >= 0 {
+	if ttl > 0 {
 		c.listedUntil = time.Now().Add(ttl)
 	}
 }
 
 // ListedUntil returns when the last full tools/list goes stale by the
 // server's ttlMs (the shortest of its pages), and false when the server
-// gave no ttlMs.
+// gave none or 0.
 func (c *Client) ListedUntil() (time.Time, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
