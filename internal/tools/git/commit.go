@@ -33,7 +33,10 @@ type commitArgs struct {
 }
 
 // Commit returns the git_commit tool. It changes the repository, so it is
-// never safe; the approval screen shows what would be committed.
+// never safe; the approval screen shows what would be committed. Hooks do
+// not run even though the person approves: they are the repository's code,
+// which the approval screen cannot show, and a pre-commit hook would run
+// whatever a checked-out branch put there. The screen says so.
 func Commit() *tools.Tool {
 	return &tools.Tool{
 		Name:        CommitName,
@@ -53,6 +56,7 @@ func commitConsent(call tools.Call) tools.Consent {
 	c := tools.Consent{Title: "git commit: " + subject}
 	var d strings.Builder
 	d.WriteString("Message:\n" + indent(a.Message) + "\n")
+	d.WriteString("\nThe repository's hooks do not run (pre-commit, commit-msg, post-commit), nor any filter or program its own git configuration names.\n")
 	ctx := context.Background()
 	section := func(title string, args ...string) {
 		out, err := run(ctx, call.Env, readTimeout, "", args...)

@@ -74,27 +74,29 @@ func TestCommit_ConsentShowsWhatWillBeCommitted(t *testing.T) {
 	}
 }
 
-// Cancelling a commit kills git and the hook it is running.
-func TestCommit_CancelKillsTheHook(t *testing.T) {
+// Cancelling a commit kills git and the program it is running: a clean
+// filter the person's own configuration names, which runs (unlike the
+// repository's programs) when a commit stages a file.
+func TestCommit_CancelKillsTheFilter(t *testing.T) {
 	env := repo(t)
 	fifo := filepath.Join(t.TempDir(), "started")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	// The hook becomes the sleep, a direct child of git, adopted by the test
-	// as soon as git is killed.
-	hook := "#!/bin/sh\necho $$ > " + fifo + "\nexec sleep 1000\n"
-	if err := os.WriteFile(filepath.Join(env.Dir, ".git", "hooks", "pre-commit"), []byte(hook), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	write(t, env.Dir, "b.txt", "x\n")
+	// The filter becomes the sleep, a direct child of git, adopted by the
+	// test as soon as git is killed.
+	t.Setenv("GIT_CONFIG_COUNT", "1")
+	t.Setenv("GIT_CONFIG_KEY_0", "filter.slow.clean")
+	t.Setenv("GIT_CONFIG_VALUE_0", "echo $$ > "+fifo+"; exec sleep 1000")
+	write(t, env.Dir, ".gitattributes", "a.txt filter=slow\n")
+	write(t, env.Dir, "a.txt", "changed\n")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan tools.Result)
 	go func() {
-		res, _ := tools.Invoke(ctx, Commit(), tools.Call{Args: json.RawMessage(`{"message": "m", "paths": ["b.txt"]}`), Env: env})
+		res, _ := tools.Invoke(ctx, Commit(), tools.Call{Args: json.RawMessage(`{"message": "m", "all": true}`), Env: env})
 		done <- res
 	}()
-	started, err := os.ReadFile(fifo) // blocks until the hook runs
+	started, err := os.ReadFile(fifo) // blocks until the filter runs
 	if err != nil {
 		t.Fatal(err)
 	}

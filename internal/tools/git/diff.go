@@ -58,7 +58,7 @@ func runDiff(ctx context.Context, call tools.Call) (tools.Result, error) {
 	if err != nil {
 		return tools.Errorf("%s: %v", DiffName, err), nil
 	}
-	args := []string{"diff", "--no-ext-diff"}
+	args := []string{"diff", "--no-ext-diff", "--no-textconv", "--ignore-submodules=dirty"}
 	if a.Staged {
 		args = append(args, "--cached")
 	}

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"tai/internal/gitenv"
 	"tai/internal/secretenv"
 	"tai/internal/tools"
 	"tai/internal/tools/clip"
@@ -26,7 +27,8 @@ func Tools() []*tools.Tool {
 	return []*tools.Tool{Status(), Diff(), Log(), Show(), Commit(), Branch()}
 }
 
-// Limits of one git command. Commits run hooks, which may take a while.
+// Limits of one git command. Commits may run the person's own filters
+// (git-lfs, say), which may take a while.
 const (
 	readTimeout   = 60 * time.Second
 	commitTimeout = 10 * time.Minute
@@ -39,7 +41,9 @@ var base = []string{"--no-pager", "-c", "core.quotepath=off", "-c", "color.ui=ne
 
 // run runs git with args in the call's directory, stdin as its input, and
 // returns its stdout (capped, printable). A failure is an error holding
-// git's own message.
+// git's own message. Git runs with [gitenv.Env]'s protections: no hook,
+// fsmonitor, filter, textconv, external diff or pager the repository
+// names runs, not even for a commit the person approved.
 func run(ctx context.Context, env *tools.Env, timeout time.Duration, stdin string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -47,8 +51,14 @@ func run(ctx context.Context, env *tools.Env, timeout time.Duration, stdin strin
 	if env != nil {
 		cmd.Dir = env.Dir
 	}
-	cmd.Env = append(secretenv.Filter(os.Environ()),
-		"GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "GIT_EDITOR=true", "GIT_OPTIONAL_LOCKS=0")
+	environ, err := gitenv.Env(ctx, cmd.Dir, secretenv.Filter(os.Environ()))
+	switch {
+	case errors.Is(err, exec.ErrNotFound):
+		return "", errors.New("git is not installed (not found on PATH)")
+	case err != nil:
+		return "", err
+	}
+	cmd.Env = environ
 	cmd.Stdin = strings.NewReader(stdin)
 	out, errOut := clip.New(outHead, outTail), clip.New(4<<10, 4<<10)
 	cmd.Stdout, cmd.Stderr = out, errOut
@@ -56,7 +66,7 @@ func run(ctx context.Context, env *tools.Env, timeout time.Duration, stdin strin
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 2 * time.Second
-	err := cmd.Run()
+	err = cmd.Run()
 	var exit *exec.ExitError
 	switch {
 	case err == nil:

@@ -57,7 +57,7 @@ func runShow(ctx context.Context, call tools.Call) (tools.Result, error) {
 	if rev == "" {
 		rev = "HEAD"
 	}
-	args := []string{"show", "--no-ext-diff"}
+	args := []string{"show", "--no-ext-diff", "--no-textconv"}
 	if a.Stat {
 		args = append(args, "--stat")
 	}

@@ -45,7 +45,7 @@ func runStatus(ctx context.Context, call tools.Call) (tools.Result, error) {
 	if err != nil {
 		return tools.Errorf("%s: %v", StatusName, err), nil
 	}
-	out, err := run(ctx, call.Env, readTimeout, "", withPaths([]string{"status", "--short", "--branch"}, a.Paths)...)
+	out, err := run(ctx, call.Env, readTimeout, "", withPaths([]string{"status", "--short", "--branch", "--ignore-submodules=dirty"}, a.Paths)...)
 	if err == nil && !strings.Contains(strings.TrimSpace(out), "\n") {
 		out = strings.TrimRight(out, "\n") + "\nnothing to commit, working tree clean\n"
 	}

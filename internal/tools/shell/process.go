@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -8,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"tai/internal/gitenv"
 	"tai/internal/secretenv"
 )
 
@@ -27,7 +29,8 @@ type process struct {
 }
 
 // startProcess starts line in dir. With input, the process reads a pipe
-// (see process.stdin); otherwise it reads /dev/null.
+// (see process.stdin); otherwise it reads /dev/null. A read-only line that
+// runs git gets gitenv's protections (see [readOnlyGit]).
 func startProcess(dir, line string, input bool) (*process, error) {
 	if dir != "" {
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
@@ -41,6 +44,13 @@ func startProcess(dir, line string, input bool) (*process, error) {
 	cmd := exec.Command("/bin/sh", "-c", line)
 	cmd.Dir = dir
 	cmd.Env = secretenv.Filter(os.Environ())
+	if readOnlyGit(line) {
+		if cmd.Env, err = gitenv.Env(context.Background(), dir, cmd.Env); err != nil {
+			r.Close()
+			w.Close()
+			return nil, fmt.Errorf("git cannot run read-only here: %w", err)
+		}
+	}
 	cmd.Stdout, cmd.Stderr = w, w
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var inR, inW *os.File

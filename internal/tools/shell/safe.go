@@ -26,7 +26,7 @@ func ReadOnly(line string) error {
 			return err
 		}
 	}
-	return nil
+	return checkGitPlace(cmds)
 }
 
 // A rule says which arguments keep a command read-only.

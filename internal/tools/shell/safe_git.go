@@ -28,16 +28,19 @@ var gitReadOnly = map[string]func(args []string) error{
 
 var gitOptions = denyFlags(gitDenied, "")
 
-// checkGit allows `git [--no-pager|-P] [-C dir] SUBCOMMAND …` for the
-// read-only subcommands. Other global options (-c above all, which can set
-// a pager or hook to any program) are refused.
+// checkGit allows `git [--no-pager|-P] SUBCOMMAND …` for the read-only
+// subcommands. Other global options are refused: -c above all, which can
+// set a pager or hook to any program, and -C, --git-dir and --work-tree,
+// which point git at another repository, whose configuration may name
+// programs. A git allowed here runs with gitenv's protections (see
+// [readOnlyGit]).
 func checkGit(args []string) error {
 	for len(args) > 0 {
 		switch a := args[0]; {
 		case a == "--no-pager" || a == "-P":
 			args = args[1:]
-		case a == "-C" && len(args) > 1:
-			args = args[2:]
+		case a == "-C":
+			return errors.New("-C runs git in another directory, maybe another repository")
 		case strings.HasPrefix(a, "-"):
 			return fmt.Errorf("global option %s", a)
 		default:
@@ -49,6 +52,42 @@ func checkGit(args []string) error {
 		}
 	}
 	return errors.New("no subcommand")
+}
+
+// checkGitPlace refuses git after a cd anywhere earlier in the line (in a
+// subshell or a substitution too): git would read the repository of
+// another directory, such as a bare repository checked in to this one.
+func checkGitPlace(cmds []command) error {
+	cd := false
+	for _, c := range cmds {
+		switch c[0].text {
+		case "cd":
+			cd = true
+		case "git":
+			if cd {
+				return errors.New("git after cd runs in another directory, maybe another repository")
+			}
+		}
+	}
+	return nil
+}
+
+// readOnlyGit reports whether line is read-only and runs git: such a line
+// runs unasked, so its git gets gitenv's protections (no hook, fsmonitor,
+// filter, textconv, external diff or pager of the repository's runs).
+// Lines the person approved run as approved, with the repository's own
+// configuration.
+func readOnlyGit(line string) bool {
+	if ReadOnly(line) != nil {
+		return false
+	}
+	cmds, _ := parseLine(line)
+	for _, c := range cmds {
+		if c[0].text == "git" {
+			return true
+		}
+	}
+	return false
 }
 
 // gitListing allows a branch or tag listing: the given options, and name
