@@ -60,6 +60,9 @@ type Client struct {
 	// listedUntil is when the last tools/list goes stale by the server's
 	// ttlMs; zero when it gave none.
 	listedUntil time.Time
+	// xh holds the x-mcp-header annotations of the listed tools, in the
+	// stateless era over HTTP.
+	xh map[string][]paramHeader
 
 	answers   sync.WaitGroup // goroutines answering the server's requests
 	stop      context.CancelFunc

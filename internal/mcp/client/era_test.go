@@ -189,3 +189,37 @@ func TestEra_HTTPRefusalsReadAsOneLine(t *testing.T) {
 		t.Fatalf("tai sent %v to a stateless-only server: it must not try initialize", f.methods)
 	}
 }
+
+func TestEra_ParamHeadersOverHTTP(t *testing.T) {
+	checkLeaks(t)
+	f := newHTTPFake(t, "stateless-xh", false)
+	c := connectHTTP(t, f, Options{})
+	tools, err := c.ListTools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tools) != 1 || tools[0].Name != "echo" {
+		t.Fatalf("listed %v: the four tools with broken x-mcp-header annotations must be left out", tools)
+	}
+	for _, bad := range []string{"in_items", "on_number", "twice", "colon"} {
+		if !strings.Contains(c.Stderr(), "left out tool "+bad) {
+			t.Errorf("no note for %s in %q", bad, c.Stderr())
+		}
+	}
+	args := json.RawMessage(`{"region":" eu ü","n":42,"deep":{"on":true},"q":"not mirrored"}`)
+	if _, err := c.CallTool(context.Background(), "echo", args); err != nil {
+		t.Fatal(err)
+	}
+	f.mu.Lock()
+	h := f.seen[len(f.seen)-1]
+	f.mu.Unlock()
+	want := map[string]string{"Mcp-Param-Region": wire.HeaderValue(" eu ü"), "Mcp-Param-N": "42", "Mcp-Param-On": "true", "Mcp-Param-Q": ""}
+	for k, v := range want {
+		if h.Get(k) != v {
+			t.Errorf("%s: %q, want %q", k, h.Get(k), v)
+		}
+	}
+	if !strings.HasPrefix(h.Get("Mcp-Param-Region"), "=?base64?") {
+		t.Errorf("a value with spaces at its ends went plain: %q", h.Get("Mcp-Param-Region"))
+	}
+}

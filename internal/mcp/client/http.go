@@ -180,7 +180,7 @@ func (t *httpTransport) post(ctx context.Context, m *wire.Message, body []byte) 
 		req.Header.Set(headerVersion, version)
 	}
 	if stateless {
-		setRequestHeaders(req.Header, m)
+		t.setRequestHeaders(req.Header, m)
 	}
 	resp, err := t.hc.Do(req)
 	var re *redirect.Error
@@ -213,10 +213,11 @@ func unwrapURLError(err error) error {
 }
 
 // setRequestHeaders adds the stateless era's request headers, which
-// mirror the body for intermediaries: Mcp-Method on every message, Mcp-Name
-// on tools/call (base64 between sentinels when the name is not plain
-// ASCII).
-func setRequestHeaders(h http.Header, m *wire.Message) {
+// mirror the body for intermediaries: Mcp-Method on every message, and on
+// tools/call Mcp-Name and an Mcp-Param header for each argument the tool's
+// x-mcp-header annotations name (values base64 between sentinels when
+// they are not plain ASCII).
+func (t *httpTransport) setRequestHeaders(h http.Header, m *wire.Message) {
 	h.Set(wire.HeaderMethod, m.Method)
 	if m.Method != wire.MethodToolsCall {
 		return
@@ -224,6 +225,7 @@ func setRequestHeaders(h http.Header, m *wire.Message) {
 	var p wire.CallToolParams
 	if err := p.UnmarshalJSON(m.Params); err == nil {
 		h.Set(wire.HeaderName, wire.HeaderValue(p.Name))
+		setParamHeaders(h, t.peer.paramHeaders(p.Name), p.Arguments)
 	}
 }
 

@@ -65,7 +65,7 @@ func (c *Client) ListTools(ctx context.Context) ([]wire.Tool, error) {
 		}
 		if res.NextCursor == "" {
 			c.listed(ttl)
-			return tools, nil
+			return c.checkParamHeaders(tools), nil
 		}
 		if seen[res.NextCursor] {
 			return nil, fmt.Errorf("tools/list: the server repeated cursor %q; its pagination loops",
@@ -127,6 +127,39 @@ func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage
 		return nil, fmt.Errorf("%s %s: %w", wire.MethodToolsCall, name, err)
 	}
 	return &res, nil
+}
+
+// checkParamHeaders keeps, in the stateless era over HTTP, each tool's
+// x-mcp-header annotations for its calls, and drops the tools whose
+// annotations break the rules, noting why in the server's log.
+func (c *Client) checkParamHeaders(tools []wire.Tool) []wire.Tool {
+	if !c.t.closesToCancel() { // the stateless era over HTTP, and only there
+		return tools
+	}
+	xh := map[string][]paramHeader{}
+	kept := tools[:0]
+	for _, t := range tools {
+		hs, err := paramHeaders(t.InputSchema)
+		if err != nil {
+			c.log.note("left out tool " + wire.Printable(t.Name, 64) + ": " + err.Error())
+			continue
+		}
+		if len(hs) > 0 {
+			xh[t.Name] = hs
+		}
+		kept = append(kept, t)
+	}
+	c.mu.Lock()
+	c.xh = xh
+	c.mu.Unlock()
+	return kept
+}
+
+// paramHeaders implements peer.
+func (c *Client) paramHeaders(tool string) []paramHeader {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.xh[tool]
 }
 
 // listed records when the tool list just read goes stale: ttl after now.

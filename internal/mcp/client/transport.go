@@ -55,4 +55,6 @@ type peer interface {
 	// reopen runs the handshake again after the server dropped the
 	// session.
 	reopen(ctx context.Context) error
+	// paramHeaders returns the x-mcp-header annotations of a listed tool.
+	paramHeaders(tool string) []paramHeader
 }

@@ -185,11 +185,11 @@ const (
 	b64Suffix = "?="
 )
 
-// HeaderValue encodes v for an Mcp-Name header: as is when it is visible
-// ASCII or inner spaces and tabs, else base64 between the sentinels, as is
-// a plain value that looks like the sentinel.
+// HeaderValue encodes v for an Mcp-Name or Mcp-Param header: as is when
+// it is visible ASCII with inner spaces and tabs (or empty), else base64
+// between the sentinels, as is a plain value that looks like the sentinel.
 func HeaderValue(v string) string {
-	plain := v != "" && v == strings.TrimSpace(v) && !(strings.HasPrefix(v, b64Prefix) && strings.HasSuffix(v, b64Suffix))
+	plain := v == strings.TrimSpace(v) && !(strings.HasPrefix(v, b64Prefix) && strings.HasSuffix(v, b64Suffix))
 	for i := 0; plain && i < len(v); i++ {
 		c := v[i]
 		plain = c == ' ' || c == '\t' || (c >= 0x21 && c <= 0x7e)
