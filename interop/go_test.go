@@ -38,7 +38,9 @@ func startGoServer(t testing.TB, jsonReplies bool) string {
 	return strings.TrimSpace(line)
 }
 
-func checkGoServer(t *testing.T, c *client.Client) {
+// checkGoServer runs the Go SDK server's tools; version is the revision
+// the connection should have settled on.
+func checkGoServer(t *testing.T, c *client.Client, version string) {
 	tools, err := c.ListTools(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -57,19 +59,33 @@ func checkGoServer(t *testing.T, c *client.Client) {
 	if err := c.Ping(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if v := c.Server().ProtocolVersion; v != wire.ProtocolVersion {
-		t.Errorf("negotiated %q", v)
+	if v := c.Server().ProtocolVersion; v != version {
+		t.Errorf("negotiated %q, want %q", v, version)
+	}
+}
+
+// The Go SDK v1.8.0 server speaks both eras: a client without a verdict
+// probes and settles on the stateless one; one that remembers the session
+// era opens with initialize and stays there.
+func eachEra(t *testing.T, tr func() client.Transport) {
+	for era, version := range map[string]string{"": wire.StatelessVersion, wire.SessionEra.Name: wire.ProtocolVersion} {
+		t.Run(map[string]string{"": "probe", "session": "session"}[era], func(t *testing.T) {
+			c := connectEra(t, tr(), era)
+			checkGoServer(t, c, version)
+		})
 	}
 }
 
 func TestGoSDK_Stdio(t *testing.T) {
-	checkGoServer(t, connect(t, client.Stdio{Command: goServer}))
+	eachEra(t, func() client.Transport { return client.Stdio{Command: goServer} })
 }
 
 func TestGoSDK_HTTPJSON(t *testing.T) {
-	checkGoServer(t, connect(t, client.HTTP{URL: startGoServer(t, true)}))
+	url := startGoServer(t, true)
+	eachEra(t, func() client.Transport { return client.HTTP{URL: url} })
 }
 
 func TestGoSDK_HTTPEventStream(t *testing.T) {
-	checkGoServer(t, connect(t, client.HTTP{URL: startGoServer(t, false)}))
+	url := startGoServer(t, false)
+	eachEra(t, func() client.Transport { return client.HTTP{URL: url} })
 }

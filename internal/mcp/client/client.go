@@ -63,6 +63,9 @@ type Client struct {
 	// xh holds the x-mcp-header annotations of the listed tools, in the
 	// stateless era over HTTP.
 	xh map[string][]paramHeader
+	// leftOut names the listed tools dropped for broken annotations, and
+	// why; they are never called.
+	leftOut map[string]string
 
 	answers   sync.WaitGroup // goroutines answering the server's requests
 	stop      context.CancelFunc

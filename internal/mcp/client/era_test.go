@@ -94,6 +94,16 @@ func TestEra_RememberedVerdict(t *testing.T) {
 	})
 }
 
+// A stateless server that refuses the first discover with -32022 listing
+// the very version tai sent gets one more try (the conformance suite's
+// request-metadata scenario does this).
+func TestEra_RetriesAListedVersion(t *testing.T) {
+	c := connect(t, "stateless-refuse-once", Options{})
+	if c.Era().Name != wire.StatelessEra.Name || strings.Count(c.Stderr(), "discover 2026-07-28") != 2 {
+		t.Fatalf("era %q, stderr %q", c.Era().Name, c.Stderr())
+	}
+}
+
 func TestEra_NoSharedVersionNamesBoth(t *testing.T) {
 	checkLeaks(t)
 	_, err := Connect(context.Background(), Options{Transport: fake(t, "future")})
@@ -205,6 +215,9 @@ func TestEra_ParamHeadersOverHTTP(t *testing.T) {
 		if !strings.Contains(c.Stderr(), "left out tool "+bad) {
 			t.Errorf("no note for %s in %q", bad, c.Stderr())
 		}
+	}
+	if _, err := c.CallTool(context.Background(), "in_items", nil); err == nil || !strings.Contains(err.Error(), "left this tool out") {
+		t.Fatalf("a tool left out was called: %v", err)
 	}
 	args := json.RawMessage(`{"region":" eu ü","n":42,"deep":{"on":true},"q":"not mirrored"}`)
 	if _, err := c.CallTool(context.Background(), "echo", args); err != nil {

@@ -26,6 +26,7 @@ type fakeServer struct {
 	gathered []*wire.Message   // "gather" calls held back
 	asked    map[string]string // server request id -> answer seen
 	waiting  *wire.Message     // an "answers" call held until both arrive
+	refused  bool              // "stateless-refuse-once" refused its first discover
 }
 
 func (f *fakeServer) result(id wire.ID, v any) {
@@ -91,6 +92,9 @@ func (f *fakeServer) discover(m *wire.Message) {
 	switch {
 	case f.script == "future":
 		unsupported("2027-01-01")
+	case f.script == "stateless-refuse-once" && !f.refused:
+		f.refused = true
+		unsupported(wire.StatelessVersion)
 	case f.script == "dual":
 		unsupported("2025-11-25", "2025-06-18")
 	case f.script == "silent-discover":

@@ -169,10 +169,21 @@ func (c *Client) probe(ctx context.Context) error {
 	return c.openWith(ctx, handshakeFor(wire.SessionEra))
 }
 
-// pickVersion follows a -32022 to discover: the server speaks none of the
-// stateless era's versions tai offered, so the newest session-era version
-// it lists is used, through initialize.
+// pickVersion follows a -32022 to discover: a stateless version both
+// sides speak is tried once more (the specification asks a client to retry
+// with one from the list, even the one it sent); otherwise the newest
+// session-era version the server lists is used, through initialize.
 func (c *Client) pickVersion(ctx context.Context, d wire.UnsupportedVersion) error {
+	for _, v := range wire.StatelessEra.Accepts {
+		if slices.Contains(d.Supported, v) {
+			c.log.note("the server refused " + v + " but lists it; trying once more")
+			err := c.openWith(ctx, statelessHandshake{v})
+			if _, again := wire.UnsupportedVersionOf(err); !again {
+				return err
+			}
+			break
+		}
+	}
 	for _, v := range wire.SessionEra.Accepts {
 		if slices.Contains(d.Supported, v) {
 			e := wire.SessionEra

@@ -113,6 +113,12 @@ func readPage(raw json.RawMessage, room, page int) (wire.ListToolsResult, error)
 // passes or ctx ends first, tai sends notifications/cancelled and returns
 // a local failure (*TimeoutError for the timeout).
 func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage) (*wire.CallToolResult, error) {
+	c.mu.Lock()
+	why, left := c.leftOut[name]
+	c.mu.Unlock()
+	if left {
+		return nil, fmt.Errorf("%s %s: tai left this tool out of the server's list: %s", wire.MethodToolsCall, wire.Printable(name, 64), why)
+	}
 	cctx, cancel := c.withTimeout(ctx, wire.MethodToolsCall+" "+name)
 	defer cancel()
 	var res wire.CallToolResult
@@ -137,10 +143,12 @@ func (c *Client) checkParamHeaders(tools []wire.Tool) []wire.Tool {
 		return tools
 	}
 	xh := map[string][]paramHeader{}
+	left := map[string]string{}
 	kept := tools[:0]
 	for _, t := range tools {
 		hs, err := paramHeaders(t.InputSchema)
 		if err != nil {
+			left[t.Name] = err.Error()
 			c.log.note("left out tool " + wire.Printable(t.Name, 64) + ": " + err.Error())
 			continue
 		}
@@ -150,7 +158,7 @@ func (c *Client) checkParamHeaders(tools []wire.Tool) []wire.Tool {
 		kept = append(kept, t)
 	}
 	c.mu.Lock()
-	c.xh = xh
+	c.xh, c.leftOut = xh, left
 	c.mu.Unlock()
 	return kept
 }
