@@ -97,6 +97,9 @@ func (f *fakeServer) discover(m *wire.Message) {
 		unsupported(wire.StatelessVersion)
 	case f.script == "dual":
 		unsupported("2025-11-25", "2025-06-18")
+	case f.script == "discover-legacy-only":
+		f.result(m.ID, map[string]any{"resultType": "complete", "supportedVersions": []string{"2025-11-25", "2025-06-18"},
+			"capabilities": map[string]any{"tools": map[string]any{}}, "ttlMs": 0, "cacheScope": "public"})
 	case f.script == "silent-discover":
 	case f.script == "exit-on-discover":
 		f.stderr("unknown request before initialize")

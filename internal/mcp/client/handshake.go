@@ -162,6 +162,13 @@ func (c *Client) probe(ctx context.Context) error {
 	if d, ok := wire.UnsupportedVersionOf(err); ok {
 		return c.pickVersion(ctx, d)
 	}
+	// A discover result without tai's stateless version: a server that
+	// answers discover but serves this endpoint in the session era only
+	// (the Go SDK's stateful HTTP handler does).
+	var ve *VersionError
+	if errors.As(err, &ve) {
+		return c.pickVersion(ctx, wire.UnsupportedVersion{Supported: ve.Server})
+	}
 	if !fallsBack(err) {
 		return err
 	}
@@ -235,28 +242,32 @@ func (c *Client) discoverOrInitialize(ctx context.Context) error {
 		res, err := legacy.initialize(pctx, c)
 		init <- initAnswer{res, err}
 	}()
-	for pending := 2; pending > 0; pending-- {
+	var discoverErr, initErr error
+	for discoverErr == nil || initErr == nil {
 		select {
 		case err := <-done:
 			if err == nil {
 				c.setHandshake(stateless)
+				cancel()
+				if init != nil {
+					<-init // initialize gives up; a late answer is dropped
+				}
 				return nil
 			}
-			done = nil
+			discoverErr, done = err, nil
 		case a := <-init:
 			if a.err == nil {
 				c.setHandshake(legacy)
 				cancel()
-				<-done // discover gives up; its late answer is dropped
+				if done != nil {
+					<-done // discover gives up; a late answer is dropped
+				}
 				return legacy.finish(ctx, c, a.res)
 			}
-			init = nil
-			if pending == 1 {
-				return a.err
-			}
+			initErr, init = a.err, nil
 		}
 	}
-	return errors.New("neither server/discover nor initialize was answered")
+	return discoverErr
 }
 
 type initAnswer struct {
