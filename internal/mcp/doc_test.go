@@ -382,3 +382,50 @@ func TestDoc_ServedExtrasMatchSchemas(t *testing.T) {
 		}
 	}
 }
+
+// TestDoc_HeadersAndCodesMatchCode checks the wire subset's header and
+// error-code tables against wire.Headers and wire.Codes, both ways, and
+// the era column of the method table against wire.Methods.
+func TestDoc_HeadersAndCodesMatchCode(t *testing.T) {
+	sec := section(t, readDoc(t), "Wire subset")
+	headers := map[string]string{}
+	for _, r := range regexp.MustCompile("(?m)^\\| `((?:MCP|Mcp)-[A-Za-z-]+)` \\| ([a-z]+) \\|").FindAllStringSubmatch(sec, -1) {
+		headers[r[1]] = r[2]
+	}
+	for _, h := range wire.Headers {
+		if era, ok := headers[h.Name]; !ok || era != h.Eras {
+			t.Errorf("the header table gives %s era %q; the code says %q", h.Name, era, h.Eras)
+		}
+		delete(headers, h.Name)
+	}
+	for name := range headers {
+		t.Errorf("the header table names %s, which the code does not send or read", name)
+	}
+	codes := map[string]string{}
+	for _, r := range regexp.MustCompile("(?m)^\\| `(-3[0-9]+)` \\| ([A-Za-z]+) \\|").FindAllStringSubmatch(sec, -1) {
+		codes[r[1]] = r[2]
+	}
+	for _, c := range wire.Codes {
+		key := fmt.Sprint(c.Code)
+		if name, ok := codes[key]; !ok || name != c.Name {
+			t.Errorf("the error-code table gives %s the name %q; the code says %q", key, name, c.Name)
+		}
+		delete(codes, key)
+	}
+	for code := range codes {
+		t.Errorf("the error-code table names %s, which the code does not send or read", code)
+	}
+	eras := map[string]string{}
+	for _, r := range regexp.MustCompile("(?m)^\\| [A-Za-z0-9]+ \\| `([^`]+)` \\| ([a-z]+) \\|").FindAllStringSubmatch(sec, -1) {
+		eras[r[1]] = r[2]
+	}
+	for _, m := range wire.Methods {
+		want := m.Era
+		if want == "" {
+			want = "both"
+		}
+		if eras[m.Name] != want {
+			t.Errorf("the wire table gives %s era %q; the code says %q", m.Name, eras[m.Name], want)
+		}
+	}
+}
