@@ -30,7 +30,9 @@ const EnvGenerated = "TAI_FAKE_GENERATED"
 // EnvStateless, set to a number of milliseconds, makes the server speak
 // only the stateless era (2026-07-28): it answers server/discover, refuses
 // initialize with -32022, gives tools/list that ttlMs, and from its second
-// tools/list on also lists a tool named "added".
+// tools/list on also lists a tool named "added". Set to "future", the
+// server speaks only a revision tai does not know (2027-01-01) and
+// refuses both discover and initialize with -32022.
 const EnvStateless = "TAI_FAKE_STATELESS"
 
 // ShouldServe reports whether this process was started as the fake server.
@@ -88,6 +90,10 @@ func Main() {
 			out.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
 		}
 		switch {
+		case ttl == "future" && (m.Method == "server/discover" || m.Method == "initialize"):
+			out.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32022, "message": "Unsupported protocol version",
+				"data": map[string]any{"supported": []string{"2027-01-01"}, "requested": "2026-07-28"}}})
+			continue
 		case stateless && m.Method == "server/discover":
 			reply(map[string]any{"resultType": "complete", "supportedVersions": []string{"2026-07-28"},
 				"capabilities": map[string]any{"tools": map[string]any{}}, "ttlMs": 0, "cacheScope": "public"})
