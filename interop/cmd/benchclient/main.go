@@ -47,7 +47,9 @@ func main() {
 	statelessURL, stopStateless := startHTTP("-json", "-stateless")
 	defer stopStateless()
 	stdio := func() client.Transport { return client.Stdio{Command: *server} }
-	httpAt := func(url string) func() client.Transport { return func() client.Transport { return client.HTTP{URL: url} } }
+	httpAt := func(url string) func() client.Transport {
+		return func() client.Transport { return client.HTTP{URL: url} }
+	}
 
 	legs := []leg{
 		{"tools/call over stdio, stateless era", taiCall(stdio, stateless), sdkCall(stdioSDK, stateless)},
