@@ -48,7 +48,14 @@ func (s *Server) postStateless(w http.ResponseWriter, r *http.Request, m *wire.M
 		s.unsupported(w, m.ID, claim.Version)
 		return
 	}
-	if why := requestHeaders(r, m); why != "" {
+	// tools/call params are decoded once, for the Mcp-Name check and the
+	// call.
+	var params wire.CallToolParams
+	var p *wire.CallToolParams
+	if m.Method == wire.MethodToolsCall && decodeParams(m.Params, &params) == nil {
+		p = &params // else the call answers -32602
+	}
+	if why := requestHeaders(r, m, p); why != "" {
 		writeError(w, http.StatusBadRequest, m.ID, wire.CodeHeaderMismatch, "header mismatch: "+why)
 		return
 	}
@@ -63,7 +70,7 @@ func (s *Server) postStateless(w http.ResponseWriter, r *http.Request, m *wire.M
 	case wire.MethodToolsList:
 		writeResult(w, m.ID, s.listStateless)
 	case wire.MethodToolsCall:
-		s.call(w, r, sess, m)
+		s.callWith(w, r, sess, m, p)
 	}
 }
 
@@ -87,8 +94,10 @@ func (s *Server) unsupported(w http.ResponseWriter, id wire.ID, requested string
 }
 
 // requestHeaders checks Mcp-Method on every request and Mcp-Name on
-// tools/call against the body; it returns why they disagree, or "".
-func requestHeaders(r *http.Request, m *wire.Message) string {
+// tools/call against the body (p, its decoded params; nil when they did
+// not decode, which the call refuses itself); it returns why they
+// disagree, or "".
+func requestHeaders(r *http.Request, m *wire.Message, p *wire.CallToolParams) string {
 	method, ok := r.Header[wire.HeaderMethod]
 	switch {
 	case !ok:
@@ -97,10 +106,6 @@ func requestHeaders(r *http.Request, m *wire.Message) string {
 		return fmt.Sprintf("Mcp-Method %q differs from the body's method %q", wire.Printable(strings.Join(method, ","), 60), wire.Printable(m.Method, 60))
 	case m.Method != wire.MethodToolsCall:
 		return ""
-	}
-	var p wire.CallToolParams
-	if err := decodeParams(m.Params, &p); err != nil {
-		return "" // the call itself answers -32602
 	}
 	raw, ok := r.Header[wire.HeaderName]
 	if !ok {
@@ -113,7 +118,7 @@ func requestHeaders(r *http.Request, m *wire.Message) string {
 	switch {
 	case !valid:
 		return "Mcp-Name holds characters a header may not carry, or broken base64"
-	case name != p.Name:
+	case p != nil && name != p.Name:
 		return fmt.Sprintf("Mcp-Name %q differs from params.name %q", wire.Printable(name, 60), wire.Printable(p.Name, 60))
 	}
 	return ""

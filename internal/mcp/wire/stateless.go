@@ -81,42 +81,82 @@ type Claim struct {
 	Missing []string
 }
 
-// ReadClaim reads the protocol claim of params. Params of any shape that
-// carry no _meta object, or a _meta without a version, make no claim.
+// ReadClaim reads the protocol claim of params, which must be valid JSON
+// (wire.Decode checked the whole message). Params of any shape that carry
+// no _meta object, or a _meta without a version, make no claim. Keys match
+// exactly, as the specification writes them. The usual shapes take a fast
+// path without allocating; keys with escapes take encoding/json's.
 func ReadClaim(params json.RawMessage) Claim {
-	var meta json.RawMessage
-	if !fields(params, func(k, v []byte) bool {
+	// Most requests of the session era carry no claim: a byte search,
+	// much cheaper than a scan, finds none (a key written with escapes
+	// has a backslash, and takes the scan).
+	if !bytes.Contains(params, protocolVersionKey) && bytes.IndexByte(params, '\\') < 0 {
+		return Claim{}
+	}
+	var meta, version, caps []byte
+	found := false
+	fast := fields(params, func(k, v []byte) bool {
 		if string(k) == "_meta" {
 			meta = v
 		}
 		return true
-	}) {
-		var p struct {
-			Meta json.RawMessage `json:"_meta"`
+	}) && (len(meta) == 0 || meta[0] != '{' || fields(meta, func(k, v []byte) bool {
+		switch string(k) {
+		case MetaProtocolVersion:
+			version, found = v, true
+		case MetaClientCapabilities:
+			caps = v
 		}
-		if json.Unmarshal(params, &p) != nil {
-			return Claim{}
-		}
-		meta = p.Meta
+		return true
+	}))
+	if !fast {
+		return slowClaim(params)
 	}
-	if len(meta) == 0 || meta[0] != '{' {
+	if !found {
 		return Claim{}
 	}
-	var m struct {
-		Version *json.RawMessage `json:"io.modelcontextprotocol/protocolVersion"`
-		Caps    *json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
-	}
-	if json.Unmarshal(meta, &m) != nil || m.Version == nil {
-		return Claim{}
-	}
+	return claimOf(version, caps)
+}
+
+var protocolVersionKey = []byte(MetaProtocolVersion)
+
+// claimOf checks the two required values of a _meta claim.
+func claimOf(version, caps []byte) Claim {
 	c := Claim{Present: true}
-	if err := json.Unmarshal(*m.Version, &c.Version); err != nil || c.Version == "" {
+	switch s, ok := plainString(version); {
+	case ok && s == StatelessVersion:
+		c.Version = StatelessVersion // the usual claim, without a copy
+	case ok && s != "":
+		c.Version = s
+	case len(version) > 0 && version[0] == '"' && json.Unmarshal(version, &c.Version) == nil && c.Version != "":
+	default:
 		c.Missing = append(c.Missing, MetaProtocolVersion)
 	}
-	if m.Caps == nil || len(*m.Caps) == 0 || (*m.Caps)[0] != '{' {
+	if len(caps) == 0 || caps[0] != '{' {
 		c.Missing = append(c.Missing, MetaClientCapabilities)
 	}
 	return c
+}
+
+// slowClaim is ReadClaim through encoding/json, with exact keys.
+func slowClaim(params json.RawMessage) Claim {
+	var p map[string]json.RawMessage
+	if json.Unmarshal(params, &p) != nil {
+		return Claim{}
+	}
+	meta := p["_meta"]
+	if len(meta) == 0 || meta[0] != '{' {
+		return Claim{}
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(meta, &m) != nil {
+		return Claim{}
+	}
+	version, ok := m[MetaProtocolVersion]
+	if !ok {
+		return Claim{}
+	}
+	return claimOf(version, m[MetaClientCapabilities])
 }
 
 // DiscoverResult is the answer to server/discover.

@@ -258,7 +258,7 @@ func check(what string, got, target float64, atLeast bool) {
 	if !ok {
 		verdict = "MISSED"
 	}
-	fmt.Printf("- %s: %.2f (target %s %.1f) %s\n", what, got, rel, target, verdict)
+	fmt.Printf("- %s: %.2f (target %s %.2f) %s\n", what, got, rel, target, verdict)
 }
 
 // homes holds the fresh homes of serveCmd, removed when main returns.
