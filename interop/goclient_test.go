@@ -10,7 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"tai/internal/tools/catalog"
+	"tai/internal/catalog"
 )
 
 // bearer adds tai's key to every request of the Go SDK's transport.

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"tai/internal/tools/catalog"
+	"tai/internal/catalog"
 )
 
 // inspector runs the MCP Inspector's CLI (pinned in the lockfile, on Node

@@ -1,4 +1,4 @@
-// Package agent runs tai's agent: the RunTurn loop of tai.md §5 (select
+// Package agent runs tai's agent: the RunTurn loop of docs/host.md §5 (select
 // tools, complete, approve and run tool calls, repeat), the approval policy
 // every caller shares, history with elision of old tool results, and
 // subagents.

@@ -50,19 +50,8 @@ type Approver struct {
 	Secrets func(ctx context.Context) map[string]string
 }
 
-// Verdict is the outcome of Approve.
-type Verdict struct {
-	Allowed bool
-	// Reason explains a denial to the model, or how the call was allowed.
-	Reason string
-	// LocalHosts are hosts the person approved by name on this call's
-	// screen although they are loopback or private addresses; the call may
-	// reach them this once (see tools.WithLocalHosts).
-	LocalHosts []string
-	// Refused marks a call the policy refuses in every mode (a known secret
-	// on its way out); the caller audits it as such.
-	Refused bool
-}
+// Verdict is the outcome of Approve; tools.Invoke acts on it.
+type Verdict = tools.Verdict
 
 // ErrNoPerson is the reason for denying a call when nobody can be asked.
 var ErrNoPerson = errors.New("no person present to approve it; rerun with --auto or --yolo to allow such calls")

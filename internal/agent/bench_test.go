@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"tai/internal/agent"
+	"tai/internal/catalog"
 	"tai/internal/llm"
 	"tai/internal/llm/llmtest"
 	"tai/internal/profile"
 	"tai/internal/tools"
-	"tai/internal/tools/catalog"
 	"tai/internal/vault"
 )
 

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"time"
+	"strings"
 
 	"tai/internal/llm"
 	"tai/internal/tools"
@@ -50,14 +51,11 @@ func toolMessage(c llm.ToolCall, text string, isErr bool) llm.Message {
 	return llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Name: c.Name, Content: text, IsError: isErr}
 }
 
-const denialPrefix = "denied: "
+func isDenial(s string) bool { return strings.HasPrefix(s, tools.DenialPrefix) }
 
-func isDenial(s string) bool {
-	return len(s) >= len(denialPrefix) && s[:len(denialPrefix)] == denialPrefix
-}
-
-// runCall runs one call through lookup, validation, the repeat guard,
-// approval, the tool itself, redaction and the audit trail.
+// runCall runs one call: lookup and the repeat guard here, then
+// tools.Invoke, the one door, for validation, approval, the tool itself,
+// redaction and the audit row.
 func (t *turn) runCall(ctx context.Context, c llm.ToolCall) (llm.Message, string) {
 	a := t.a
 	tl, ok := t.lookup(c.Name)
@@ -66,14 +64,7 @@ func (t *turn) runCall(ctx context.Context, c llm.ToolCall) (llm.Message, string
 		return toolMessage(c, fmt.Sprintf("unknown tool %q: call tool_search to find the right tool", c.Name), true), ""
 	}
 	t.emit(Event{Type: EventToolCall, CallID: c.ID, Tool: c.Name, Arguments: t.redacted(tl.Shown(rawOrString(c.Arguments)))})
-	if tl.Bridged() && a.Env != nil && a.Env.Served {
-		return toolMessage(c, "bridged MCP tools are not available in a served session", true), ""
-	}
-	args, err := tl.CheckArgs(json.RawMessage(c.Arguments))
-	if err != nil {
-		return toolMessage(c, fmt.Sprintf("%s: %v", c.Name, err), true), ""
-	}
-	if sig := c.Name + "\x00" + compact(args); sig == t.last {
+	if sig := c.Name + "\x00" + compact([]byte(c.Arguments)); sig == t.last {
 		t.repeats++
 	} else {
 		t.last, t.repeats = sig, 0
@@ -87,66 +78,20 @@ func (t *turn) runCall(ctx context.Context, c llm.ToolCall) (llm.Message, string
 			c.Name, t.repeats), true), ""
 	}
 
-	call := tools.Call{ID: c.ID, Args: args, Env: a.Env}
+	via := tools.Via{Origin: vault.OriginAgent, Running: func() {
+		if tl.Name != "ask_user" {
+			t.emit(Event{Type: EventWaiting, Busy: true, Label: "running " + tl.Name})
+		}
+	}}
 	if a.Approver != nil {
-		v, err := a.Approver.Approve(ctx, tl, call)
-		switch {
-		case err != nil && ctx.Err() != nil:
-			return toolMessage(c, "not run: the turn was cancelled", true), ""
-		case err != nil:
-			return toolMessage(c, "not run: approval failed: "+err.Error(), true), ""
-		}
-		if !v.Allowed {
-			outcome := "denied"
-			if v.Refused {
-				outcome = refusedOutcome
-			}
-			t.audit(ctx, tl, args, outcome, 0, 0)
-			return toolMessage(c, denialPrefix+v.Reason, false), ""
-		}
-		ctx = tools.WithLocalHosts(ctx, v.LocalHosts)
+		via.Approver = a.Approver
 	}
-	if tl.Name != "ask_user" {
-		t.emit(Event{Type: EventWaiting, Busy: true, Label: "running " + tl.Name})
-	}
-	start := time.Now()
-	r, err := tools.Invoke(ctx, tl, call)
-	took := time.Since(start)
+	o, err := tools.Invoke(ctx, tl, tools.Call{ID: c.ID, Args: json.RawMessage(c.Arguments), Env: a.Env}, via)
 	t.emit(Event{Type: EventWaiting})
-	if err != nil {
-		r = tools.Result{Text: "error: " + err.Error(), IsError: true}
-		t.audit(ctx, tl, args, "error", took, len(r.Text))
-	} else {
-		outcome := "ok"
-		if r.IsError {
-			outcome = "tool-error"
-		}
-		t.audit(ctx, tl, args, outcome, took, len(r.Text))
+	if errors.Is(err, tools.ErrApproval) && ctx.Err() != nil {
+		return toolMessage(c, "not run: the turn was cancelled", true), ""
 	}
-	text := r.Text
-	if a.Env != nil && a.Env.Store != nil {
-		text = a.Env.Store.Redact(text)
-	}
-	return toolMessage(c, text, r.IsError), ""
-}
-
-// audit records a native tool call; bridged calls are audited by the
-// bridge itself as mcp-call.
-func (t *turn) audit(ctx context.Context, tl *tools.Tool, args json.RawMessage, outcome string, took time.Duration, size int) {
-	env := t.a.Env
-	if tl.Bridged() && outcome != "denied" && outcome != refusedOutcome || env == nil || env.Store == nil {
-		return
-	}
-	kind := "tool"
-	if tl.Bridged() {
-		kind = "mcp-call"
-	}
-	subject := tl.Name
-	if tl.Bridged() {
-		subject = tl.Server + "/" + tl.Remote
-	}
-	_ = env.Store.Audit(context.WithoutCancel(ctx), vault.AuditEntry{Profile: env.Profile, Kind: kind, Subject: subject,
-		Digest: vault.Digest(tl.Shown(args)), Outcome: outcome, DurationMS: took.Milliseconds(), Size: int64(size)})
+	return toolMessage(c, o.Text, o.IsError), ""
 }
 
 // redacted is arguments as events show them: a known secret the model

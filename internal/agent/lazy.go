@@ -7,7 +7,7 @@ import (
 	"tai/internal/tools/selector"
 )
 
-// LazyTools is the Selector of tai.md §6: each step offers the core set,
+// LazyTools is the Selector of docs/host.md §6: each step offers the core set,
 // the tools tool_search loaded this turn, the tools just called, and the
 // best matches of the turn's words, over the registry's native and bridged
 // tools alike, within the selector's budget. The index is shared through

@@ -38,7 +38,3 @@ func (a *Approver) secrets(ctx context.Context) map[string]string {
 	}
 	return secretenv.Values()
 }
-
-// refusedOutcome is the audit outcome of a call refused for carrying a
-// known secret.
-const refusedOutcome = "refused-secret"

@@ -44,7 +44,7 @@ type App struct {
 	person *repl.Person
 }
 
-// globalFlags are tai.md §1's global flags.
+// globalFlags are docs/host.md §1's global flags.
 type globalFlags struct {
 	home      string
 	profile   string

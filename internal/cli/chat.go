@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"tai/internal/agent"
+	"tai/internal/catalog"
 	"tai/internal/llm"
 	_ "tai/internal/llm/anthropic" // provider protocols, linked in
 	_ "tai/internal/llm/openai"
@@ -15,7 +16,6 @@ import (
 	"tai/internal/profile"
 	"tai/internal/repl"
 	"tai/internal/tools"
-	"tai/internal/tools/catalog"
 	"tai/internal/vault"
 )
 
@@ -168,7 +168,7 @@ func (a *App) newToolHost(cfg profile.Config, o agentSetup) (*toolHost, error) {
 func (th *toolHost) agent(cfg profile.Config) *agent.Agent {
 	return &agent.Agent{
 		Tools:    th.reg,
-		Selector: agent.LazyTools{Registry: th.reg},
+		Selector: agent.LazyTools{Registry: th.reg, Selector: toolSelector(cfg)},
 		Approver: th.approver,
 		Env:      th.env,
 		System:   agent.SystemPrompt(th.env.Dir, cfg.Approval(), cfg.Get(profile.KeySystemPrompt), time.Now()),

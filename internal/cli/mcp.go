@@ -120,9 +120,6 @@ as a stdio server. tai shows what will run and asks before connecting.`,
 			if err != nil {
 				return withCode(ExitUsage, err)
 			}
-			for _, ad := range added {
-				a.audit(ctx, "mcp-add", ad.Name, "ok")
-			}
 			return nil
 		},
 	}

@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"tai/internal/mcp/bridge"
 	"tai/internal/textsafe"
 	"tai/internal/tools"
+	"tai/internal/vault"
 )
 
 func newMCPCallCmd(a *App) *cobra.Command {
@@ -39,20 +39,18 @@ reported an error (isError), 2 a usage, protocol or transport failure.`,
 			}
 			defer b.Close()
 			t := b.BridgedTool(ctx, args[0], args[1])
-			v, err := ap.Approve(ctx, t, tools.Call{Args: raw})
-			if err != nil {
-				return err
-			}
-			if !v.Allowed {
-				return withCode(ExitFailed, fmt.Errorf("call not approved: %s", v.Reason))
-			}
-			res, err := b.Call(ctx, args[0], args[1], raw)
-			var unavailable *bridge.UnavailableError
+			env := &tools.Env{Store: a.store, Profile: b.Profile, Dir: b.Dir, Approval: ap.Mode}
+			res, err := tools.Invoke(ctx, t, tools.Call{Args: raw, Env: env},
+				tools.Via{Origin: vault.OriginCLI, Approver: ap})
 			switch {
-			case errors.As(err, &unavailable):
-				return withCode(ExitUsage, err)
+			case errors.Is(err, tools.ErrApproval):
+				return err
 			case err != nil:
 				return withCode(ExitUsage, err)
+			case res.Denied():
+				return withCode(ExitFailed, fmt.Errorf("call not approved: %s", res.Reason))
+			case res.Invalid():
+				return withCode(ExitUsage, errors.New(res.Text))
 			}
 			if *a.mcpJSON {
 				if err := printJSON(a.Stdout, map[string]any{"isError": res.IsError, "text": res.Text}); err != nil {

@@ -82,7 +82,6 @@ Servers already registered under the same name are skipped.`,
 						continue
 					}
 					registered += len(added)
-					a.audit(ctx, "mcp-add", e.Name, "ok")
 					fmt.Fprintln(a.Stdout, textsafe.Visible(bridge.FormatAdded(added, b.Profile)))
 				}
 			}

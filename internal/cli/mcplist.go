@@ -43,16 +43,14 @@ func newMCPEnableCmd(a *App, on bool) *cobra.Command {
 		Short: map[bool]string{true: "Enable a server for the profile (--profile to choose)", false: "Disable a server for the profile"}[on],
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			p, err := a.Profile(ctx)
+			b, _, err := a.mcpSetup(cmd.Context())
 			if err != nil {
 				return err
 			}
-			if err := a.store.SetMCPEnabled(ctx, args[0], p, on); err != nil {
+			if err := b.Enable(cmd.Context(), args[0], on); err != nil {
 				return err
 			}
-			a.audit(ctx, "mcp-"+verb, args[0], "ok")
-			fmt.Fprintf(a.Stdout, "MCP server %s %sd for profile %s\n", args[0], verb, p)
+			fmt.Fprintf(a.Stdout, "MCP server %s %sd for profile %s\n", args[0], verb, b.Profile)
 			return nil
 		},
 	}
@@ -84,7 +82,6 @@ func newMCPRemoveCmd(a *App) *cobra.Command {
 			if err := b.Remove(ctx, args[0]); err != nil {
 				return err
 			}
-			a.audit(ctx, "mcp-remove", args[0], "ok")
 			fmt.Fprintf(a.Stdout, "removed MCP server %s\n", args[0])
 			return nil
 		},

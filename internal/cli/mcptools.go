@@ -111,9 +111,6 @@ func (a *App) approveTools(cmd *cobra.Command, b *bridge.Bridge, server string, 
 	if err != nil {
 		return err
 	}
-	for _, t := range approved {
-		a.audit(ctx, "mcp-approve", server+"/"+t, "ok")
-	}
 	fmt.Fprintf(a.Stdout, "approved %d tool(s) of %s\n", len(approved), server)
 	return nil
 }

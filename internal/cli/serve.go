@@ -12,9 +12,9 @@ import (
 	"github.com/spf13/cobra"
 
 	tai "tai"
+	"tai/internal/catalog"
 	"tai/internal/mcp/serve"
 	"tai/internal/mcp/wire"
-	"tai/internal/tools/catalog"
 )
 
 // serveFlags are tai --serve-mcp's flags.

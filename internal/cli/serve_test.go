@@ -12,11 +12,11 @@ import (
 	"syscall"
 	"testing"
 
+	"tai/internal/catalog"
 	"tai/internal/llm/llmtest"
 	"tai/internal/mcp/bridge"
 	"tai/internal/mcp/client"
 	"tai/internal/mcp/wire"
-	"tai/internal/tools/catalog"
 	"tai/internal/vault"
 )
 

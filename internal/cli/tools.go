@@ -15,9 +15,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"tai/internal/catalog"
 	"tai/internal/textsafe"
 	"tai/internal/tools"
-	"tai/internal/tools/catalog"
 )
 
 func newToolsCmd(a *App) *cobra.Command {

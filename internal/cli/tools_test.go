@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"tai/internal/catalog"
 	"tai/internal/tools"
-	"tai/internal/tools/catalog"
 )
 
 // runTai runs one command line in this process and returns its exit code,

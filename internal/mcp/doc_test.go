@@ -13,10 +13,10 @@ import (
 	"strings"
 	"testing"
 
+	"tai/internal/catalog"
 	"tai/internal/mcp/oauth"
 	"tai/internal/mcp/serve"
 	"tai/internal/mcp/wire"
-	"tai/internal/tools/catalog"
 )
 
 // McpDocTests: docs/mcp.md against the code. Every list comes from the
@@ -222,7 +222,7 @@ func TestDoc_NamesEveryVaultTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, m := range regexp.MustCompile(`CREATE TABLE ([a-z_]+)`).FindAllStringSubmatch(string(b), -1) {
+		for _, m := range regexp.MustCompile(`CREATE TABLE (?:IF NOT EXISTS )?([a-z_]+)`).FindAllStringSubmatch(string(b), -1) {
 			inCode[m[1]] = true
 			if !strings.Contains(table, "`"+m[1]+"`") {
 				t.Errorf("the vault-tables section does not name table %s", m[1])
@@ -248,7 +248,7 @@ func mcpColumns(t *testing.T) map[string]map[string]bool {
 		t.Fatalf("no migrations: %v", err)
 	}
 	out := map[string]map[string]bool{}
-	create := regexp.MustCompile(`(?s)CREATE TABLE (mcp_[a-z_]+) \((.*?)\n\);`)
+	create := regexp.MustCompile(`(?s)CREATE TABLE (?:IF NOT EXISTS )?(mcp_[a-z_]+) \((.*?)\n\);`)
 	column := regexp.MustCompile(`(?m)^\s+([a-z_]+)\s+(?:TEXT|INTEGER)`)
 	alter := regexp.MustCompile(`ALTER TABLE (mcp_[a-z_]+) ADD COLUMN ([a-z_]+)`)
 	for _, f := range files {

@@ -1,5 +1,5 @@
 // Package profile resolves a profile's effective configuration in the order
-// of tai.md §3 — built-in defaults, the profile's settings, the environment,
+// of docs/host.md §3 — built-in defaults, the profile's settings, the environment,
 // then flags — remembering where each value came from.
 package profile
 

@@ -33,21 +33,3 @@ func (e *Env) AuditChange(ctx context.Context, kind, subject string) string {
 	}
 	return ""
 }
-
-// WithVault makes a Run function from the body of a tool over the vault.
-// A host without a vault, or an error from body, becomes a one-line tool
-// error prefixed with the tool's name; all text passes through the vault's
-// Redact, so no secret value reaches the model.
-func WithVault(name string, body func(ctx context.Context, s *vault.Store, call Call) (string, error)) func(context.Context, Call) (Result, error) {
-	return func(ctx context.Context, call Call) (Result, error) {
-		s, err := call.Env.Vault()
-		if err != nil {
-			return Errorf("%s: %v", name, err), nil
-		}
-		text, err := body(ctx, s, call)
-		if err != nil {
-			return Errorf("%s: %s", name, s.Redact(err.Error())), nil
-		}
-		return Text(s.Redact(text)), nil
-	}
-}

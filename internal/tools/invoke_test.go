@@ -46,11 +46,11 @@ func TestInvoke(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Invoke(context.Background(), echoTool(), Call{Args: json.RawMessage(tt.args)})
+			got, err := Invoke(context.Background(), echoTool(), Call{Args: json.RawMessage(tt.args)}, Via{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got != tt.want {
+			if got.Result != tt.want {
 				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
 		})
@@ -58,7 +58,7 @@ func TestInvoke(t *testing.T) {
 }
 
 func TestInvoke_PanicBecomesToolError(t *testing.T) {
-	got, err := Invoke(context.Background(), echoTool(), Call{Args: json.RawMessage(`{"text":"x","n":-1}`)})
+	got, err := Invoke(context.Background(), echoTool(), Call{Args: json.RawMessage(`{"text":"x","n":-1}`)}, Via{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestInvoke_PanicBecomesToolError(t *testing.T) {
 func TestInvoke_RunErrorPassesThrough(t *testing.T) {
 	boom := errors.New("transport closed")
 	tool := &Tool{Name: "remote", Run: func(context.Context, Call) (Result, error) { return Result{}, boom }}
-	if _, err := Invoke(context.Background(), tool, Call{}); !errors.Is(err, boom) {
+	if _, err := Invoke(context.Background(), tool, Call{}, Via{}); !errors.Is(err, boom) {
 		t.Errorf("got %v, want %v", err, boom)
 	}
 }
@@ -80,7 +80,7 @@ func TestInvoke_EmptyArgsForToolWithoutParameters(t *testing.T) {
 	var seen string
 	tool := &Tool{Name: "now", Schema: json.RawMessage(`{"type":"object","additionalProperties":false}`),
 		Run: func(_ context.Context, call Call) (Result, error) { seen = string(call.Args); return Text("ok"), nil }}
-	if res, err := Invoke(context.Background(), tool, Call{}); err != nil || res.IsError {
+	if res, err := Invoke(context.Background(), tool, Call{}, Via{}); err != nil || res.IsError {
 		t.Fatalf("got %+v, %v", res, err)
 	}
 	if seen != "{}" {
@@ -93,7 +93,7 @@ func TestInvoke_UnusableSchema(t *testing.T) {
 		t.Fatal("ran")
 		return Result{}, nil
 	}}
-	res, _ := Invoke(context.Background(), tool, Call{})
+	res, _ := Invoke(context.Background(), tool, Call{}, Via{})
 	if !res.IsError || !strings.Contains(res.Text, "unusable input schema") {
 		t.Errorf("got %+v", res)
 	}

@@ -1,13 +1,26 @@
 // Package tools defines what a tool is to tai (a name, a description, a JSON
-// Schema, a safety rule and a run function), the registry that holds native
-// and bridged tools, and the lazy selector that decides which of them the
-// model sees each step. Each group of native tools is a subpackage.
+// Schema, a safety rule and a run function) and the one door every call
+// goes through. Where things are:
+//
+//   - tool.go: Tool, Call, Result, Env, Consent; define.go: Define, the one
+//     way to declare a tool; invoke.go: Invoke, the one door (validation,
+//     approval, run, redaction, the audit row); registry.go: Registry.
+//   - consent.go, safety.go, reach.go: what approval screens show, safety
+//     classes, what a call reads or sends, and grants.
+//   - Each group of native tools is a subpackage (fs, search, shell, git,
+//     web, memory, vaulttools, profiletools, plan, people, subagent, meta);
+//     internal/catalog lists them with the bridge's mcp_* tools.
+//   - schema validates arguments; selector picks the tools offered each
+//     step; tooltest runs tools in tests as the agent does.
+//
+// docs/host.md §6 describes tools as a person meets them.
 package tools
 
 import (
 	"context"
 	"encoding/json"
 	"io"
+	"reflect"
 
 	"tai/internal/vault"
 )
@@ -52,6 +65,15 @@ type Tool struct {
 	// state, for the approval policy: reads outside the workspace and
 	// requests to hosts ask even when Safe says the call is read-only.
 	Reach func(call Call) Reach
+
+	// Subject, when set, is what a call's audit row names instead of the
+	// tool's name (mcp_call names the server and tool it reaches), and
+	// AuditKind its kind instead of vault.KindTool.
+	Subject   func(args json.RawMessage) string
+	AuditKind string
+
+	// args is the type Define decodes arguments into.
+	args reflect.Type
 
 	// Unoffered marks a bridged tool that is listed but never offered to
 	// the model (past its server's MCP_MAX_TOOLS); mcp_call still reaches it.
@@ -150,7 +172,7 @@ type Prompter interface {
 	Ask(ctx context.Context, question string, choices []string) (string, error)
 }
 
-// Subagents runs child agents on the same profile (tai.md §5).
+// Subagents runs child agents on the same profile (docs/host.md §5).
 type Subagents interface {
 	Fork(ctx context.Context, req ForkRequest) (ForkResult, error)
 	Start(ctx context.Context, req ForkRequest) (id string, err error)

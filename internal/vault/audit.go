@@ -17,13 +17,16 @@ import (
 
 // AuditEntry is one row of the append-only audit trail.
 type AuditEntry struct {
-	Seq        int64
-	TS         int64 // Unix milliseconds
-	Profile    string
-	Kind       string // e.g. "mcp-call", "tool", "secret-set", "vault-seal"
-	Subject    string // e.g. "server/tool"
-	Digest     string // digest of the arguments, never the arguments
-	Outcome    string // "ok", "error", "tool-error", "protocol-error", "denied" …
+	Seq     int64
+	TS      int64 // Unix milliseconds
+	Profile string
+	Kind    string // e.g. "mcp-call", "tool", "secret-set", "vault-seal"
+	Subject string // e.g. "server/tool"
+	Digest  string // digest of the arguments, never the arguments
+	Outcome string // "ok", "error", "tool-error", "protocol-error", "denied" …
+	// Origin is the door a tool call came through (OriginAgent, …); ""
+	// for other rows.
+	Origin     string
 	DurationMS int64
 	Size       int64
 	PrevHash   string
@@ -41,9 +44,15 @@ const auditChainPurpose = "tai audit chain v1"
 
 // rowBytes is what a row's hash covers: every column but the hash itself
 // and key_id (a row moved between kinds no longer verifies either way).
+// Origin is covered when set; rows from before it have none, and their
+// hashes stay as written.
 func rowBytes(e AuditEntry) []byte {
-	b, _ := json.Marshal([]any{e.Seq, e.TS, e.Profile, e.Kind, e.Subject, e.Digest, e.Outcome,
-		e.DurationMS, e.Size, e.PrevHash})
+	cols := []any{e.Seq, e.TS, e.Profile, e.Kind, e.Subject, e.Digest, e.Outcome,
+		e.DurationMS, e.Size, e.PrevHash}
+	if e.Origin != "" {
+		cols = append(cols, e.Origin)
+	}
+	b, _ := json.Marshal(cols)
 	return b
 }
 
@@ -159,8 +168,8 @@ func (s *Store) appendAudit(ctx context.Context, tx *sql.Tx, sealKey []byte, e A
 		e.KeyID, e.Hash = "", hashOf(e)
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO audit(seq, ts, profile, kind, subject, digest, outcome,
-		duration_ms, size, prev_hash, hash, key_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		e.Seq, e.TS, e.Profile, e.Kind, e.Subject, e.Digest, e.Outcome, e.DurationMS, e.Size, e.PrevHash, e.Hash, e.KeyID); err != nil {
+		duration_ms, size, prev_hash, hash, key_id, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		e.Seq, e.TS, e.Profile, e.Kind, e.Subject, e.Digest, e.Outcome, e.DurationMS, e.Size, e.PrevHash, e.Hash, e.KeyID, e.Origin); err != nil {
 		return e, classify(err)
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO audit_head(id, seq, hash) VALUES (1, ?, ?)
@@ -179,7 +188,7 @@ type AuditQuery struct {
 	Limit   int // 0 means no limit
 }
 
-const auditColumns = `seq, ts, profile, kind, subject, digest, outcome, duration_ms, size, prev_hash, hash, key_id`
+const auditColumns = `seq, ts, profile, kind, subject, digest, outcome, duration_ms, size, prev_hash, hash, key_id, origin`
 
 // AuditEntries returns matching rows in order.
 func (s *Store) AuditEntries(ctx context.Context, q AuditQuery) ([]AuditEntry, error) {
@@ -218,7 +227,7 @@ func scanAudit(ctx context.Context, q querier, query string, args ...any) ([]Aud
 	for rows.Next() {
 		var e AuditEntry
 		if err := rows.Scan(&e.Seq, &e.TS, &e.Profile, &e.Kind, &e.Subject, &e.Digest, &e.Outcome,
-			&e.DurationMS, &e.Size, &e.PrevHash, &e.Hash, &e.KeyID); err != nil {
+			&e.DurationMS, &e.Size, &e.PrevHash, &e.Hash, &e.KeyID, &e.Origin); err != nil {
 			return nil, err
 		}
 		out = append(out, e)

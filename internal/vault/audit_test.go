@@ -57,7 +57,7 @@ func TestVerifyAudit_DetectsTampering(t *testing.T) {
 		{"edited row", []string{`UPDATE audit SET outcome = 'error' WHERE seq = 3`}, "seq 3: its contents do not match"},
 		{"deleted middle row", []string{`DELETE FROM audit WHERE seq = 3`}, "seq 4: expected seq 3"},
 		{"deleted last row", []string{`DELETE FROM audit WHERE seq = 5`}, "trail ends at seq 4"},
-		{"inserted row", []string{`INSERT INTO audit SELECT 6, ts, profile, kind, subject, digest, outcome, duration_ms, size, hash, hash, key_id FROM audit WHERE seq = 5`}, "trail ends at seq 6"},
+		{"inserted row", []string{`INSERT INTO audit SELECT 6, ts, profile, kind, subject, digest, outcome, duration_ms, size, hash, hash, key_id, origin FROM audit WHERE seq = 5`}, "trail ends at seq 6"},
 		{"edited row with rehash", []string{`UPDATE audit SET outcome = 'x', hash = 'feed' WHERE seq = 2`}, "seq 3: does not follow"},
 		{"last rows deleted, head rewritten", []string{
 			`DELETE FROM audit WHERE seq > 3`,
@@ -285,5 +285,25 @@ func TestAuditEntries_Filters(t *testing.T) {
 	got, _ = s.AuditEntries(context.Background(), AuditQuery{Limit: 2})
 	if len(got) != 2 || got[1].Kind != "secret-set" {
 		t.Fatalf("limited = %+v", got)
+	}
+}
+
+// A row's origin is covered by its hash: a call's door cannot be changed
+// afterwards, and rows written before the column still verify.
+func TestVerifyAudit_OriginIsChained(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	if err := s.Audit(ctx, AuditEntry{Profile: DefaultProfile, Kind: KindTool, Subject: "old", Outcome: OutcomeOK}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Audit(ctx, AuditEntry{Profile: DefaultProfile, Kind: KindTool, Subject: "x", Outcome: OutcomeOK, Origin: OriginAgent}); err != nil {
+		t.Fatal(err)
+	}
+	if r := verify(t, s); len(r.Problems) != 0 {
+		t.Fatalf("untouched trail reported: %s", problemText(r))
+	}
+	mustExec(t, s, `UPDATE audit SET origin = 'cli' WHERE seq = 2`)
+	if r := verify(t, s); !strings.Contains(problemText(r), "seq 2") {
+		t.Fatalf("a changed origin is not reported: %s", problemText(r))
 	}
 }

@@ -29,11 +29,7 @@ func loginToolConsent(call tools.Call) tools.Consent {
 	return c
 }
 
-func runLogin(ctx context.Context, call tools.Call) (tools.Result, error) {
-	var in serverArgs
-	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return tools.Errorf("mcp_login: %v", err), nil
-	}
+func runLogin(ctx context.Context, call tools.Call, in serverArgs) (tools.Result, error) {
 	if call.Env != nil && call.Env.Served {
 		return tools.Errorf("mcp_login: a login opens a browser on the machine running tai, so it is not available over a served session; run `tai mcp login %s` in a terminal there", in.Server), nil
 	}

@@ -9,10 +9,9 @@ import (
 
 	"tai/internal/mcp/wire"
 	"tai/internal/tools"
-	"tai/internal/vault"
 )
 
-func runList(ctx context.Context, call tools.Call) (tools.Result, error) {
+func runList(ctx context.Context, call tools.Call, _ tools.NoArgs) (tools.Result, error) {
 	b, err := From(call.Env)
 	if err != nil {
 		return tools.Errorf("mcp_list: %v", err), nil
@@ -54,30 +53,26 @@ type serverArgs struct {
 	Profile string `json:"profile"`
 }
 
-func runEnable(on bool) func(ctx context.Context, call tools.Call) (tools.Result, error) {
+// oneServer is the arguments of the tools that take no profile.
+type oneServer struct {
+	Server string `json:"server"`
+}
+
+func runEnable(on bool) func(ctx context.Context, call tools.Call, in serverArgs) (tools.Result, error) {
 	verb := map[bool]string{true: "enabled", false: "disabled"}[on]
-	return func(ctx context.Context, call tools.Call) (tools.Result, error) {
-		var in serverArgs
-		if err := json.Unmarshal(call.Args, &in); err != nil {
-			return tools.Errorf("%v", err), nil
-		}
+	return func(ctx context.Context, call tools.Call, in serverArgs) (tools.Result, error) {
 		b, err := forProfile(call.Env, in.Profile)
 		if err != nil {
 			return tools.Errorf("%v", err), nil
 		}
-		if err := b.Store.SetMCPEnabled(ctx, in.Server, b.Profile, on); err != nil {
+		if err := b.Enable(ctx, in.Server, on); err != nil {
 			return tools.Errorf("%v", err), nil
 		}
-		_ = b.Store.Audit(ctx, vault.AuditEntry{Profile: b.Profile, Kind: "mcp-" + verb[:len(verb)-1], Subject: in.Server, Outcome: "ok"})
 		return tools.Text(fmt.Sprintf("MCP server %s %s for profile %s", in.Server, verb, b.Profile)), nil
 	}
 }
 
-func runRemove(ctx context.Context, call tools.Call) (tools.Result, error) {
-	var in serverArgs
-	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return tools.Errorf("mcp_remove: %v", err), nil
-	}
+func runRemove(ctx context.Context, call tools.Call, in oneServer) (tools.Result, error) {
 	b, err := From(call.Env)
 	if err != nil {
 		return tools.Errorf("mcp_remove: %v", err), nil
@@ -85,15 +80,10 @@ func runRemove(ctx context.Context, call tools.Call) (tools.Result, error) {
 	if err := b.Remove(ctx, in.Server); err != nil {
 		return tools.Errorf("mcp_remove: %v", err), nil
 	}
-	_ = b.Store.Audit(ctx, vault.AuditEntry{Profile: b.Profile, Kind: "mcp-remove", Subject: in.Server, Outcome: "ok"})
 	return tools.Text("removed MCP server " + in.Server + " with its profile rows, pins, cached tools and tokens"), nil
 }
 
-func runTools(ctx context.Context, call tools.Call) (tools.Result, error) {
-	var in serverArgs
-	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return tools.Errorf("mcp_tools: %v", err), nil
-	}
+func runTools(ctx context.Context, call tools.Call, in oneServer) (tools.Result, error) {
 	b, err := From(call.Env)
 	if err != nil {
 		return tools.Errorf("mcp_tools: %v", err), nil
@@ -133,6 +123,14 @@ type callArgs struct {
 	Args   json.RawMessage `json:"args"`
 }
 
+// callSubject names the server and tool an mcp_call reaches, so its one
+// audit row reads as a bridged tool's does.
+func callSubject(args json.RawMessage) string {
+	var in callArgs
+	_ = json.Unmarshal(args, &in)
+	return in.Server + "/" + in.Tool
+}
+
 func callToolConsent(call tools.Call) tools.Consent {
 	var in callArgs
 	_ = json.Unmarshal(call.Args, &in)
@@ -145,11 +143,7 @@ func callToolConsent(call tools.Call) tools.Consent {
 	return callConsent(name, in.Server, in.Tool, in.Args)
 }
 
-func runCall(ctx context.Context, call tools.Call) (tools.Result, error) {
-	var in callArgs
-	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return tools.Errorf("mcp_call: %v", err), nil
-	}
+func runCall(ctx context.Context, call tools.Call, in callArgs) (tools.Result, error) {
 	if call.Env != nil && call.Env.Served {
 		return tools.Errorf("mcp_call: bridged MCP servers are not reachable from a served session"), nil
 	}

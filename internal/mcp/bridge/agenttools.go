@@ -10,6 +10,7 @@ import (
 
 	"tai/internal/mcp/config"
 	"tai/internal/tools"
+	"tai/internal/vault"
 )
 
 // Names of the MCP agent tools (mcp.md "Agent tools").
@@ -56,22 +57,23 @@ func AgentTools() []*tools.Tool {
 		return json.RawMessage(`{"type":"object","properties":{` + props + `}` + req + `,"additionalProperties":false}`)
 	}
 	return []*tools.Tool{
-		{Name: AddName, Group: "mcp", Description: strings.TrimSpace(addDescription), Run: runAdd, ConsentIn: addConsent,
+		tools.Define(tools.Tool{Name: AddName, Group: "mcp", Description: addDescription, ConsentIn: addConsent,
 			Schema: obj(`"source":{"type":"string","description":"a pasted JSON or TOML config, an https URL, a GitHub repository link, or a stored server's name"},`+
 				`"name":{"type":"string","description":"name for the server (when the source holds one)"},`+
-				profile+`,"enable":{"type":"boolean","description":"enable it for the profile (default false)"}`, "source")},
-		{Name: ListName, Group: "mcp", Description: strings.TrimSpace(listDescription), Safe: tools.AlwaysSafe, Run: runList, Schema: obj(``)},
-		{Name: EnableName, Group: "mcp", Description: strings.TrimSpace(enableDescription), Run: runEnable(true), Schema: obj(server+`,`+profile, "server")},
-		{Name: DisableName, Group: "mcp", Description: strings.TrimSpace(disableDescription), Run: runEnable(false), Schema: obj(server+`,`+profile, "server")},
-		{Name: RemoveName, Group: "mcp", Description: strings.TrimSpace(removeDescription), Run: runRemove, Schema: obj(server, "server")},
-		{Name: ToolsName, Group: "mcp", Description: strings.TrimSpace(toolsDescription), Safe: tools.AlwaysSafe, Run: runTools,
-			Schema: obj(`"server":{"type":"string","description":"only this server (default: every server)"}`)},
-		{Name: CallName, Group: "mcp", Description: strings.TrimSpace(callDescription), Run: runCall, ConsentIn: callToolConsent,
+				profile+`,"enable":{"type":"boolean","description":"enable it for the profile (default false)"}`, "source")}, runAdd),
+		tools.Define(tools.Tool{Name: ListName, Group: "mcp", Description: listDescription, Safe: tools.AlwaysSafe, Schema: obj(``)}, runList),
+		tools.Define(tools.Tool{Name: EnableName, Group: "mcp", Description: enableDescription, Schema: obj(server+`,`+profile, "server")}, runEnable(true)),
+		tools.Define(tools.Tool{Name: DisableName, Group: "mcp", Description: disableDescription, Schema: obj(server+`,`+profile, "server")}, runEnable(false)),
+		tools.Define(tools.Tool{Name: RemoveName, Group: "mcp", Description: removeDescription, Schema: obj(server, "server")}, runRemove),
+		tools.Define(tools.Tool{Name: ToolsName, Group: "mcp", Description: toolsDescription, Safe: tools.AlwaysSafe,
+			Schema: obj(`"server":{"type":"string","description":"only this server (default: every server)"}`)}, runTools),
+		tools.Define(tools.Tool{Name: CallName, Group: "mcp", Description: callDescription, ConsentIn: callToolConsent,
+			AuditKind: vault.KindMCPCall, Subject: callSubject,
 			Reach: func(call tools.Call) tools.Reach { return tools.Reach{Sends: "an MCP server"} },
 			Schema: obj(server+`,"tool":{"type":"string","description":"the tool's name on that server"},`+
-				`"args":{"type":"object","description":"the tool's arguments"}`, "server", "tool")},
-		{Name: LoginName, Group: "mcp", Description: strings.TrimSpace(loginDescription), Run: runLogin, ConsentIn: loginToolConsent,
-			Schema: obj(server+`,`+profile, "server")},
+				`"args":{"type":"object","description":"the tool's arguments"}`, "server", "tool")}, runCall),
+		tools.Define(tools.Tool{Name: LoginName, Group: "mcp", Description: loginDescription, ConsentIn: loginToolConsent,
+			Schema: obj(server+`,`+profile, "server")}, runLogin),
 	}
 }
 
@@ -133,11 +135,7 @@ func addConsent(call tools.Call) tools.Consent {
 	return tools.Consent{Title: title, Detail: strings.Join(parts, "\n\n")}
 }
 
-func runAdd(ctx context.Context, call tools.Call) (tools.Result, error) {
-	var in addArgs
-	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return tools.Errorf("mcp_add: %v", err), nil
-	}
+func runAdd(ctx context.Context, call tools.Call, in addArgs) (tools.Result, error) {
 	b, err := forProfile(call.Env, in.Profile)
 	if err != nil {
 		return tools.Errorf("mcp_add: %v", err), nil

@@ -14,6 +14,7 @@ import (
 	"tai/internal/mcp/mcptest"
 	"tai/internal/mcp/wire"
 	"tai/internal/tools"
+	"tai/internal/tools/tooltest"
 	"tai/internal/vault"
 )
 
@@ -45,6 +46,14 @@ func newFixture(t *testing.T) *fixture {
 		s.Close()
 	})
 	return f
+}
+
+// invoke calls a bridged tool through tools.Invoke, the door every host
+// uses, so the call is validated, redacted and audited as in tai.
+func (f *fixture) invoke(ctx context.Context, server, tool string, args string) (tools.Outcome, error) {
+	env := &tools.Env{Store: f.store, Profile: f.b.Profile}
+	return tools.Invoke(ctx, f.b.BridgedTool(ctx, server, tool), tools.Call{Args: json.RawMessage(args), Env: env},
+		tools.Via{Origin: vault.OriginAgent})
 }
 
 // fakeEntry is a stdio entry running the fake server with tools.
@@ -124,29 +133,40 @@ func TestCall_OutcomesStayApart(t *testing.T) {
 	f := newFixture(t)
 	f.add(t, fakeEntry(t, "fake", "echo", "fail", "image"), true)
 	ctx := context.Background()
-	res, err := f.b.Call(ctx, "fake", "echo", json.RawMessage(`{"message":"hi"}`))
+	res, err := f.invoke(ctx, "fake", "echo", `{"message":"hi"}`)
 	if err != nil || res.Text != "hi" || res.IsError {
 		t.Fatalf("echo = %+v, %v", res, err)
 	}
-	res, err = f.b.Call(ctx, "fake", "fail", nil)
+	res, err = f.invoke(ctx, "fake", "fail", "")
 	if err != nil || !res.IsError || res.Text != "it broke" {
 		t.Fatalf("fail = %+v, %v", res, err)
 	}
-	res, err = f.b.Call(ctx, "fake", "image", nil)
+	res, err = f.invoke(ctx, "fake", "image", "")
 	if err != nil || !strings.Contains(res.Text, `"type":"image"`) || !strings.HasSuffix(res.Text, "caption") {
 		t.Fatalf("image = %+v, %v", res, err)
 	}
+	if res, err = f.invoke(ctx, "fake", "echo", `"not an object"`); err != nil || !res.Invalid() {
+		t.Fatalf("non-object arguments through the door: %+v, %v, want them refused before the server", res, err)
+	}
+	// Past the door's check, the server itself refuses them.
 	_, err = f.b.Call(ctx, "fake", "echo", json.RawMessage(`"not an object"`))
 	var rpc *wire.Error
 	if !errors.As(err, &rpc) || rpc.Code != wire.CodeInvalidParams {
 		t.Fatalf("non-object arguments: %v, want a JSON-RPC error", err)
 	}
+	var oc tools.Outcomer
+	if !errors.As(err, &oc) || oc.AuditOutcome() != vault.OutcomeProtocolError {
+		t.Fatalf("a server's JSON-RPC error is not recorded as a protocol error: %v", err)
+	}
+	if res, err = f.invoke(ctx, "fake", "nosuch", `{}`); err != nil || !res.IsError {
+		t.Fatalf("a tool the server lacks: %+v, %v", res, err)
+	}
 	rows, _ := f.store.AuditEntries(ctx, vault.AuditQuery{Kind: "mcp-call"})
 	var outcomes []string
 	for _, r := range rows {
-		outcomes = append(outcomes, r.Subject+"="+r.Outcome)
+		outcomes = append(outcomes, r.Subject+"="+r.Outcome+"@"+r.Origin)
 	}
-	if got := strings.Join(outcomes, " "); got != "fake/echo=ok fake/fail=tool-error fake/image=ok fake/echo=protocol-error" {
+	if got := strings.Join(outcomes, " "); got != "fake/echo=ok@agent fake/fail=tool-error@agent fake/image=ok@agent fake/echo=invalid@agent fake/nosuch=tool-error@agent" {
 		t.Fatalf("audit = %s", got)
 	}
 }
@@ -195,7 +215,7 @@ func TestCall_RedactsSubstitutedSecrets(t *testing.T) {
 	e.Env["SECRET_B"] = "${OTHER}"
 	f.add(t, e, true)
 	for name, want := range map[string]string{"SECRET_A": "[secret:API_TOKEN]", "SECRET_B": "[secret:OTHER]"} {
-		res, err := f.b.Call(ctx, "fake", "env", json.RawMessage(`{"name":"`+name+`"}`))
+		res, err := f.invoke(ctx, "fake", "env", `{"name":"`+name+`"}`)
 		if err != nil || res.Text != want {
 			t.Fatalf("%s = %q, %v", name, res.Text, err)
 		}
@@ -333,4 +353,42 @@ func TestNames(t *testing.T) {
 			t.Errorf("name(%q, %q) = %q is over %d", c.server, c.tool, got, maxName)
 		}
 	}
+}
+
+func TestAgentTools_Declared(t *testing.T) { tooltest.CheckDeclared(t, AgentTools()) }
+
+// TestServerOperations_AuditedByTheOwner: the mcp_* tools add, enable,
+// disable and remove through the bridge's methods, which write the one
+// row of each change, as `tai mcp` does through the same methods.
+func TestServerOperations_AuditedByTheOwner(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	env := &tools.Env{Store: f.store, Profile: vault.DefaultProfile, State: &tools.State{}}
+	Attach(env, f.b)
+	paste, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"fake": map[string]any{"command": os.Args[0], "env": mcptest.Env("echo")}}})
+	for _, step := range []struct{ tool, args string }{
+		{AddName, string(mustJSON(map[string]string{"source": string(paste)}))},
+		{EnableName, `{"server":"fake"}`},
+		{DisableName, `{"server":"fake"}`},
+		{RemoveName, `{"server":"fake"}`},
+	} {
+		res, err := tools.Invoke(ctx, tooltest.Find(t, AgentTools(), step.tool), tools.Call{Args: json.RawMessage(step.args), Env: env}, tools.Via{Origin: vault.OriginAgent})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %+v, %v", step.tool, res, err)
+		}
+	}
+	rows, _ := f.store.AuditEntries(ctx, vault.AuditQuery{})
+	var got []string
+	for _, r := range rows {
+		got = append(got, r.Kind+" "+r.Subject)
+	}
+	want := "mcp-add fake|tool mcp_add|mcp-enable fake|tool mcp_enable|mcp-disable fake|tool mcp_disable|mcp-remove fake|tool mcp_remove"
+	if strings.Join(got, "|") != want {
+		t.Errorf("audit rows:\n got %s\nwant %s", strings.Join(got, "|"), want)
+	}
+}
+
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
 }

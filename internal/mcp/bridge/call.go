@@ -7,21 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"tai/internal/mcp/client"
 	"tai/internal/mcp/wire"
 	"tai/internal/tools"
 	"tai/internal/vault"
-)
-
-// Audit outcomes of an MCP call: the tool's own failure and a protocol or
-// transport failure stay apart end to end.
-const (
-	OutcomeOK            = "ok"
-	OutcomeToolError     = "tool-error"
-	OutcomeProtocolError = "protocol-error"
-	OutcomeRefused       = "refused"
 )
 
 // UnavailableError refuses a call before it reaches the server: a server
@@ -31,28 +21,31 @@ type UnavailableError struct{ Msg string }
 
 func (e *UnavailableError) Error() string { return e.Msg }
 
+// AuditOutcome is the outcome tools.Invoke records for such a refusal.
+func (e *UnavailableError) AuditOutcome() string { return vault.OutcomeRefused }
+
 // Call runs tool on server with args and returns what the model sees: the
 // tool's text (text blocks joined, other blocks as their JSON), with
 // IsError when the tool ran and failed. Protocol and transport failures are
-// errors. Every call is audited as mcp-call.
+// errors. Call neither audits nor redacts what it returns: it is the Run of
+// a bridged tool, and tools.Invoke, its door, does both; only a result
+// spilled to a record is redacted here, before it is stored.
 func (b *Bridge) Call(ctx context.Context, server, tool string, args json.RawMessage) (tools.Result, error) {
-	start := time.Now()
 	res, err := b.call(ctx, server, tool, args)
-	outcome := OutcomeOK
 	var unavailable *UnavailableError
-	switch {
-	case errors.As(err, &unavailable):
-		outcome = OutcomeRefused
-	case err != nil:
-		outcome = OutcomeProtocolError
-	case res.IsError:
-		outcome = OutcomeToolError
+	if err != nil && !errors.As(err, &unavailable) {
+		err = &protocolError{err}
 	}
-	_ = b.Store.Audit(context.WithoutCancel(ctx), vault.AuditEntry{Profile: b.Profile, Kind: "mcp-call",
-		Subject: server + "/" + tool, Digest: vault.Digest(args), Outcome: outcome,
-		DurationMS: time.Since(start).Milliseconds(), Size: int64(len(res.Text))})
 	return res, err
 }
+
+// protocolError is a server's or its transport's failure, recorded as such
+// whichever tool reached it (a bridged tool or mcp_call).
+type protocolError struct{ err error }
+
+func (e *protocolError) Error() string        { return e.err.Error() }
+func (e *protocolError) Unwrap() error        { return e.err }
+func (e *protocolError) AuditOutcome() string { return vault.OutcomeProtocolError }
 
 // call runs one call, re-authorizing with a wider scope when the server
 // answers 403 insufficient_scope and a person is here to log in.
@@ -92,9 +85,9 @@ func (b *Bridge) callOnce(ctx context.Context, server, tool string, args json.Ra
 		}
 		return tools.Result{}, fmt.Errorf("%s/%s: %w", server, tool, loginHint(server, err))
 	}
-	text := b.Store.Redact(resultText(r))
+	text := resultText(r)
 	if len(text) > wire.ResultMax {
-		if text, err = b.spill(ctx, server, tool, text); err != nil {
+		if text, err = b.spill(ctx, server, tool, b.Store.Redact(text)); err != nil {
 			return tools.Result{}, err
 		}
 	}

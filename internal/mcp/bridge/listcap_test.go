@@ -2,7 +2,6 @@ package bridge
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -63,7 +62,7 @@ func TestRefresh_ListPastTheCapKeepsTheApprovedTools(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "MCP server many is not used") || !strings.Contains(err.Error(), "MCP_MAX_LISTED_TOOLS = 1000") {
 		t.Fatalf("verify: %v", err)
 	}
-	_, err = f.b.Call(ctx, "many", "echo", json.RawMessage(`{"message":"hi"}`))
+	_, err = f.invoke(ctx, "many", "echo", `{"message":"hi"}`)
 	if err == nil || !strings.Contains(err.Error(), "MCP_MAX_LISTED_TOOLS") {
 		t.Fatalf("a call to a server past the cap: %v", err)
 	}
@@ -77,7 +76,7 @@ func TestRefresh_ListPastTheCapKeepsTheApprovedTools(t *testing.T) {
 	}
 
 	f.env["GEN"] = ""
-	res, err := f.b.Call(ctx, "many", "echo", json.RawMessage(`{"message":"hi"}`))
+	res, err := f.invoke(ctx, "many", "echo", `{"message":"hi"}`)
 	if err != nil || res.Text != "hi" {
 		t.Fatalf("call within the caps again: %+v, %v", res, err)
 	}

@@ -50,7 +50,7 @@ func (b *Bridge) Login(ctx context.Context, server string) (Added, error) {
 	if a.Drift, err = b.cacheLogin(ctx, srv, listed); err != nil {
 		return Added{}, err
 	}
-	_ = b.Store.Audit(ctx, vault.AuditEntry{Profile: b.Profile, Kind: "mcp-login", Subject: server, Outcome: "ok"})
+	b.audit(ctx, vault.KindMCPLogin, server)
 	return a, nil
 }
 

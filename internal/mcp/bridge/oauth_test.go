@@ -11,6 +11,7 @@ import (
 	"tai/internal/mcp/oauth"
 	"tai/internal/mcp/oauth/oauthtest"
 	"tai/internal/tools"
+	"tai/internal/tools/tooltest"
 	"tai/internal/vault"
 )
 
@@ -265,7 +266,8 @@ func TestRemove_DropsTheLoginInEveryProfile(t *testing.T) {
 func TestLoginTool_RefusesServedSessions(t *testing.T) {
 	f := newFixture(t)
 	env := &tools.Env{Store: f.store, Profile: vault.DefaultProfile, State: &tools.State{}, Served: true}
-	res, err := runLogin(context.Background(), tools.Call{Args: json.RawMessage(`{"server":"remote"}`), Env: env})
+	login := tooltest.Find(t, AgentTools(), LoginName)
+	res, err := tools.Invoke(context.Background(), login, tools.Call{Args: json.RawMessage(`{"server":"remote"}`), Env: env}, tools.Via{})
 	if err != nil || !res.IsError || !strings.Contains(res.Text, "run `tai mcp login remote` in a terminal") {
 		t.Fatalf("result = %+v, %v", res, err)
 	}

@@ -161,7 +161,7 @@ func (b *Bridge) Pending(ctx context.Context, server string) ([]PendingTool, err
 }
 
 // Approve pins the named withheld tools of server (all of them when none
-// are named) as they are cached now.
+// are named) as they are cached now, auditing each as mcp-approve.
 func (b *Bridge) Approve(ctx context.Context, server string, names ...string) ([]string, error) {
 	pending, err := b.Pending(ctx, server)
 	if err != nil {
@@ -196,6 +196,9 @@ func (b *Bridge) Approve(ctx context.Context, server string, names ...string) ([
 		if err := b.Store.SetMCPPins(ctx, server, set, nil); err != nil {
 			return nil, err
 		}
+	}
+	for _, t := range approved {
+		b.audit(ctx, vault.KindMCPApprove, server+"/"+t)
 	}
 	return approved, nil
 }

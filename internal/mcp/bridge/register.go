@@ -52,7 +52,8 @@ type Resolver func(ctx context.Context, ref *config.GitHubRef) ([]config.Entry, 
 
 // Add normalizes req, asks consent for each server, connects to it, lists
 // its tools and stores server, tool cache, pins and enablement in one
-// transaction. A server that fails its handshake is not stored.
+// transaction. A server that fails its handshake is not stored. Each server
+// stored (or verified again) is audited as mcp-add.
 func (b *Bridge) Add(ctx context.Context, req AddRequest, consent RegisterConsent, resolve Resolver) ([]Added, error) {
 	entries := req.Entries
 	if entries == nil {
@@ -73,6 +74,7 @@ func (b *Bridge) Add(ctx context.Context, req AddRequest, consent RegisterConsen
 			if err != nil {
 				return nil, err
 			}
+			b.audit(ctx, vault.KindMCPAdd, a.Name)
 			return []Added{a}, nil
 		case err != nil:
 			return nil, err
@@ -84,6 +86,7 @@ func (b *Bridge) Add(ctx context.Context, req AddRequest, consent RegisterConsen
 		if err != nil {
 			return out, err
 		}
+		b.audit(ctx, vault.KindMCPAdd, a.Name)
 		out = append(out, a)
 	}
 	return out, nil

@@ -58,7 +58,7 @@ type Expanded struct {
 	Refs []Ref
 	// Secrets holds substituted values by name, for redaction: every value
 	// from the vault, and every value from the environment that went into
-	// env, headers or the url (tai.md §2). Defaults are not secrets.
+	// env, headers or the url (docs/host.md §2). Defaults are not secrets.
 	Secrets map[string]string
 	// Missing lists, as written, the references that resolved nowhere.
 	// When it is not empty the server must not be spawned or dialled.

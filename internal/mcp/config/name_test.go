@@ -119,7 +119,7 @@ func TestNormalize_Fragment(t *testing.T) {
 }
 
 // TestNormalize_RepairRules covers the rules of mcp.md's Normalizer and the
-// departures of tai.md §7 that the documented configs do not.
+// departures of docs/host.md §7 that the documented configs do not.
 func TestNormalize_RepairRules(t *testing.T) {
 	tests := []struct {
 		name, in string

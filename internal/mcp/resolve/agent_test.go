@@ -14,6 +14,7 @@ import (
 	"tai/internal/mcp/config"
 	"tai/internal/profile"
 	"tai/internal/tools"
+	"tai/internal/tools/tooltest"
 	"tai/internal/vault"
 )
 
@@ -195,4 +196,8 @@ func TestAgentPass_NoRunner(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	namesBothPasses(t, err.Error())
+}
+
+func TestReadTool_Declared(t *testing.T) {
+	tooltest.CheckDeclared(t, []*tools.Tool{ReadTool(nil, 1)})
 }

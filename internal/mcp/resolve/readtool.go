@@ -33,26 +33,23 @@ const (
 // maxReads calls it refuses.
 func ReadTool(repo *Repo, maxReads int) *tools.Tool {
 	var used atomic.Int64
-	return &tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:        ReadToolName,
 		Group:       "mcp",
 		Description: strings.TrimSpace(readDescription),
 		Schema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string",` +
 			`"description":"a file or folder inside the repository; empty for the root"}},"additionalProperties":false}`),
 		Safe: tools.AlwaysSafe,
-		Run: func(ctx context.Context, call tools.Call) (tools.Result, error) {
-			var in struct {
-				Path string `json:"path"`
-			}
-			if err := json.Unmarshal(call.Args, &in); err != nil {
-				return tools.Errorf("%s: %v", ReadToolName, err), nil
-			}
-			if used.Add(1) > int64(maxReads) {
-				return tools.Errorf("%s: the limit of %d reads is reached: answer with what you have", ReadToolName, maxReads), nil
-			}
-			return readPath(ctx, repo, in.Path), nil
-		},
-	}
+	}, func(ctx context.Context, call tools.Call, in readArgs) (tools.Result, error) {
+		if used.Add(1) > int64(maxReads) {
+			return tools.Errorf("%s: the limit of %d reads is reached: answer with what you have", ReadToolName, maxReads), nil
+		}
+		return readPath(ctx, repo, in.Path), nil
+	})
+}
+
+type readArgs struct {
+	Path string `json:"path"`
 }
 
 func readPath(ctx context.Context, repo *Repo, p string) tools.Result {

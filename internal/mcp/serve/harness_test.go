@@ -13,13 +13,13 @@ import (
 	"testing"
 
 	"tai/internal/agent"
+	"tai/internal/catalog"
 	"tai/internal/llm"
 	"tai/internal/llm/llmtest"
 	"tai/internal/mcp/mcptest"
 	"tai/internal/mcp/wire"
 	"tai/internal/profile"
 	"tai/internal/tools"
-	"tai/internal/tools/catalog"
 	"tai/internal/vault"
 )
 

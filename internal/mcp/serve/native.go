@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"time"
 
 	"tai/internal/mcp/wire"
 	"tai/internal/tools"
@@ -13,13 +12,12 @@ import (
 )
 
 // Native serves a native tool as it is declared: name, description and
-// schema verbatim. A call's arguments are validated against that schema
-// once, by the server (as tools.Invoke would, but answering -32602), and
-// the tool runs in the session's tool environment until it ends, the
-// client disconnects or cancels it; its text passes through the vault's
-// redaction and the call lands in the audit trail as mcp-serve. A panic is
-// -32603. Bridged tools are never served: Native panics on one, as on a
-// tool without Run.
+// schema verbatim. A call goes through tools.Invoke, the one door, in the
+// session's tool environment: its arguments are validated there once
+// (a failure is answered -32602), it runs until it ends, the client
+// disconnects or cancels it, its text is redacted and it lands in the
+// audit trail once, as mcp-serve with origin served. Bridged tools are
+// never served: Native panics on one, as on a tool without Run.
 func Native(t *tools.Tool) *Tool {
 	if t.Bridged() || t.Run == nil {
 		panic("serve: tool " + t.Name + " is bridged or cannot run; it may not be served")
@@ -28,6 +26,7 @@ func Native(t *tools.Tool) *Tool {
 		Name:        t.Name,
 		Description: t.Description,
 		InputSchema: t.Schema,
+		selfChecked: true,
 		Run: func(ctx context.Context, c Call) (*wire.CallToolResult, error) {
 			return runNative(ctx, t, c)
 		},
@@ -35,27 +34,16 @@ func Native(t *tools.Tool) *Tool {
 }
 
 func runNative(ctx context.Context, t *tools.Tool, c Call) (*wire.CallToolResult, error) {
-	sess := c.session
-	env, err := sess.toolEnv(ctx)
+	env, err := c.session.toolEnv(ctx)
 	if err != nil {
 		return nil, err
 	}
-	start := time.Now()
-	res, err := t.Run(ctx, tools.Call{ID: c.ID.String(), Args: c.Args, Env: env})
-	outcome := "ok"
-	switch {
-	case err != nil:
-		res, outcome = tools.Result{Text: fmt.Sprintf("%s: %v", t.Name, err), IsError: true}, "error"
-	case res.IsError:
-		outcome = "tool-error"
+	o, _ := tools.Invoke(ctx, t, tools.Call{ID: c.ID.String(), Args: c.Args, Env: env},
+		tools.Via{Origin: vault.OriginServed, Kind: vault.KindMCPServe})
+	if o.Invalid() {
+		return nil, invalidParams("%s", o.Text)
 	}
-	if env.Store != nil {
-		res.Text = env.Store.Redact(res.Text)
-		_ = env.Store.Audit(context.WithoutCancel(ctx), vault.AuditEntry{Profile: env.Profile, Kind: "mcp-serve",
-			Subject: t.Name, Digest: vault.Digest(t.Shown(c.Args)), Outcome: outcome,
-			DurationMS: time.Since(start).Milliseconds(), Size: int64(len(res.Text))})
-	}
-	return TextResult(res.Text, res.IsError), nil
+	return TextResult(o.Text, o.IsError), nil
 }
 
 // toolEnv returns the session's environment for direct tool calls, made on

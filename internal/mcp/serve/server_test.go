@@ -11,9 +11,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"tai/internal/catalog"
 	"tai/internal/llm/llmtest"
 	"tai/internal/mcp/wire"
-	"tai/internal/tools/catalog"
 	"tai/internal/vault"
 )
 

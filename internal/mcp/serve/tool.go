@@ -23,6 +23,10 @@ type Tool struct {
 	Run func(ctx context.Context, call Call) (*wire.CallToolResult, error)
 
 	schema *schema.Schema
+	// selfChecked marks a tool whose Run validates its own arguments
+	// (a native tool, through tools.Invoke): the server passes them on as
+	// sent, so a call is validated once.
+	selfChecked bool
 }
 
 // Call is one tools/call in a session.
@@ -55,6 +59,9 @@ func (t *Tool) compile() error {
 
 // check validates a call's arguments; absent or null ones count as {}.
 func (t *Tool) check(args json.RawMessage) (json.RawMessage, error) {
+	if t.selfChecked {
+		return args, nil
+	}
 	if trimmed := bytes.TrimSpace(args); len(trimmed) == 0 || string(trimmed) == "null" {
 		args = json.RawMessage("{}")
 	}

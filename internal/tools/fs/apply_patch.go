@@ -26,17 +26,14 @@ const applyPatchSchema = `{
 func applyPatchTool() *tools.Tool {
 	t := tool(ApplyPatch, applyPatchDoc, applyPatchSchema, nil)
 	t.ConsentIn = plannedConsent(ApplyPatch, planApplyPatch)
-	t.Run = runner(planApplyPatch)
-	return t
+	return tools.Define(t, runner(planApplyPatch))
 }
 
-func planApplyPatch(call tools.Call) (*change, string, error) {
-	var a struct {
-		Patch string `json:"patch"`
-	}
-	if err := decode(call, &a); err != nil {
-		return nil, "", err
-	}
+type applyPatchArgs struct {
+	Patch string `json:"patch"`
+}
+
+func planApplyPatch(call tools.Call, a applyPatchArgs) (*change, string, error) {
 	sections, err := parsePatch(a.Patch)
 	if err != nil {
 		return nil, "", err

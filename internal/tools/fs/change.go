@@ -168,9 +168,13 @@ func capLines(s string, n int) string {
 
 // plannedConsent builds the ConsentIn of a writing tool from its planner.
 // A call that cannot be planned says why; it will fail the same way.
-func plannedConsent(name string, plan func(tools.Call) (*change, string, error)) func(tools.Call) tools.Consent {
+func plannedConsent[In any](name string, plan func(tools.Call, In) (*change, string, error)) func(tools.Call) tools.Consent {
 	return func(call tools.Call) tools.Consent {
-		c, _, err := plan(call)
+		a, err := tools.DecodeArgs[In](call.Args)
+		var c *change
+		if err == nil {
+			c, _, err = plan(call, a)
+		}
 		if err != nil {
 			return tools.Consent{Title: name, Detail: "this call will fail: " + err.Error()}
 		}

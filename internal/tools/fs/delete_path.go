@@ -35,8 +35,7 @@ type deletePathArgs struct {
 func deletePathTool() *tools.Tool {
 	t := tool(DeletePath, deletePathDoc, deletePathSchema, nil)
 	t.ConsentIn = consentDeletePath
-	t.Run = runDeletePath
-	return t
+	return tools.Define(t, runDeletePath)
 }
 
 // target checks what a delete_path call would remove.
@@ -73,9 +72,9 @@ func planFileDelete(env *tools.Env, abs string, fi iofs.FileInfo) (*change, bool
 }
 
 func consentDeletePath(call tools.Call) tools.Consent {
-	var a deletePathArgs
-	if err := decode(call, &a); err != nil {
-		return tools.Consent{Title: DeletePath, Detail: "this call will fail: " + err.Error()}
+	a, err := tools.DecodeArgs[deletePathArgs](call.Args)
+	if err != nil {
+		return tools.Consent{Title: DeletePath, Detail: "this call will fail: arguments: " + err.Error()}
 	}
 	abs, fi, err := a.target(call.Env)
 	if err != nil {
@@ -94,11 +93,7 @@ func consentDeletePath(call tools.Call) tools.Consent {
 	return con
 }
 
-func runDeletePath(_ context.Context, call tools.Call) (tools.Result, error) {
-	var a deletePathArgs
-	if err := decode(call, &a); err != nil {
-		return tools.Errorf("%v", err), nil
-	}
+func runDeletePath(_ context.Context, call tools.Call, a deletePathArgs) (tools.Result, error) {
 	abs, fi, err := a.target(call.Env)
 	if err != nil {
 		return tools.Errorf("%v", err), nil

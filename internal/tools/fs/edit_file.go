@@ -28,18 +28,15 @@ const editFileSchema = `{
 func editFileTool() *tools.Tool {
 	t := tool(EditFile, editFileDoc, editFileSchema, nil)
 	t.ConsentIn = plannedConsent(EditFile, planEditFile)
-	t.Run = runner(planEditFile)
-	return t
+	return tools.Define(t, runner(planEditFile))
 }
 
-func planEditFile(call tools.Call) (*change, string, error) {
-	var a struct {
-		Path string `json:"path"`
-		replacement
-	}
-	if err := decode(call, &a); err != nil {
-		return nil, "", err
-	}
+type editFileArgs struct {
+	Path string `json:"path"`
+	replacement
+}
+
+func planEditFile(call tools.Call, a editFileArgs) (*change, string, error) {
 	f, err := loadExisting(call.Env, a.Path)
 	if err != nil {
 		return nil, "", err

@@ -5,7 +5,6 @@ package fs
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"tai/internal/tools"
@@ -14,7 +13,7 @@ import (
 // Group is the catalogue group of these tools.
 const Group = "files"
 
-// Caps, in bytes (KiB and MiB per tai.md §7).
+// Caps, in bytes (KiB and MiB per docs/host.md §7).
 const (
 	// readCap bounds the text read_file returns, the inline result limit of
 	// MCP_RESULT_MAX, so a read never spills.
@@ -35,20 +34,12 @@ func Tools() []*tools.Tool {
 
 // tool assembles a Tool of this group from its parts; a nil safe rule
 // means never safe.
-func tool(name, doc, schema string, safe func(json.RawMessage) bool) *tools.Tool {
-	return &tools.Tool{
+func tool(name, doc, schema string, safe func(json.RawMessage) bool) tools.Tool {
+	return tools.Tool{
 		Name:        name,
 		Description: strings.TrimSpace(doc),
 		Schema:      json.RawMessage(schema),
 		Group:       Group,
 		Safe:        safe,
 	}
-}
-
-// decode reads validated arguments into a struct.
-func decode(call tools.Call, into any) error {
-	if err := json.Unmarshal(call.Args, into); err != nil {
-		return fmt.Errorf("arguments: %w", err)
-	}
-	return nil
 }

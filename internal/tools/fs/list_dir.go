@@ -33,17 +33,14 @@ const listCap = 1000
 func listDirTool() *tools.Tool {
 	t := tool(ListDir, listDirDoc, listDirSchema, tools.AlwaysSafe)
 	t.Reach = tools.PathReach(".")
-	t.Run = runListDir
-	return t
+	return tools.Define(t, runListDir)
 }
 
-func runListDir(_ context.Context, call tools.Call) (tools.Result, error) {
-	var a struct {
-		Path string `json:"path"`
-	}
-	if err := decode(call, &a); err != nil {
-		return tools.Errorf("%v", err), nil
-	}
+type listDirArgs struct {
+	Path string `json:"path"`
+}
+
+func runListDir(_ context.Context, call tools.Call, a listDirArgs) (tools.Result, error) {
 	abs := call.Env.Abs(cmp.Or(a.Path, "."))
 	fi, err := os.Stat(abs)
 	if err != nil {

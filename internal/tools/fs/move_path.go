@@ -27,18 +27,15 @@ const movePathSchema = `{
 func movePathTool() *tools.Tool {
 	t := tool(MovePath, movePathDoc, movePathSchema, nil)
 	t.ConsentIn = plannedConsent(MovePath, planMovePath)
-	t.Run = runner(planMovePath)
-	return t
+	return tools.Define(t, runner(planMovePath))
 }
 
-func planMovePath(call tools.Call) (*change, string, error) {
-	var a struct {
-		From string `json:"from"`
-		To   string `json:"to"`
-	}
-	if err := decode(call, &a); err != nil {
-		return nil, "", err
-	}
+type movePathArgs struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+func planMovePath(call tools.Call, a movePathArgs) (*change, string, error) {
 	r := &rename{from: call.Env.Abs(a.From), to: call.Env.Abs(a.To)}
 	r.fromName, r.toName = call.Env.Rel(r.from), call.Env.Rel(r.to)
 	if _, err := os.Lstat(r.from); err != nil {

@@ -40,18 +40,15 @@ const multiEditSchema = `{
 func multiEditTool() *tools.Tool {
 	t := tool(MultiEdit, multiEditDoc, multiEditSchema, nil)
 	t.ConsentIn = plannedConsent(MultiEdit, planMultiEdit)
-	t.Run = runner(planMultiEdit)
-	return t
+	return tools.Define(t, runner(planMultiEdit))
 }
 
-func planMultiEdit(call tools.Call) (*change, string, error) {
-	var a struct {
-		Path  string        `json:"path"`
-		Edits []replacement `json:"edits"`
-	}
-	if err := decode(call, &a); err != nil {
-		return nil, "", err
-	}
+type multiEditArgs struct {
+	Path  string        `json:"path"`
+	Edits []replacement `json:"edits"`
+}
+
+func planMultiEdit(call tools.Call, a multiEditArgs) (*change, string, error) {
 	f, err := loadExisting(call.Env, a.Path)
 	if err != nil {
 		return nil, "", err

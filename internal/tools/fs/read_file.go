@@ -42,8 +42,7 @@ const (
 func readFileTool() *tools.Tool {
 	t := tool(ReadFile, readFileDoc, readFileSchema, tools.AlwaysSafe)
 	t.Reach = tools.PathReach("")
-	t.Run = runReadFile
-	return t
+	return tools.Define(t, runReadFile)
 }
 
 type readFileArgs struct {
@@ -52,11 +51,7 @@ type readFileArgs struct {
 	Limit  int    `json:"limit"`
 }
 
-func runReadFile(ctx context.Context, call tools.Call) (tools.Result, error) {
-	var a readFileArgs
-	if err := decode(call, &a); err != nil {
-		return tools.Errorf("%v", err), nil
-	}
+func runReadFile(ctx context.Context, call tools.Call, a readFileArgs) (tools.Result, error) {
 	a.Offset, a.Limit = max(a.Offset, 1), cmp.Or(a.Limit, defaultLimit)
 	abs := call.Env.Abs(a.Path)
 	fi, err := statFile(call.Env, abs)

@@ -25,24 +25,21 @@ const undoEditSchema = `{
 
 func undoEditTool() *tools.Tool {
 	t := tool(UndoEdit, undoEditDoc, undoEditSchema, nil)
-	t.ConsentIn = plannedConsent(UndoEdit, func(call tools.Call) (*change, string, error) { return undo(call, true) })
-	t.Run = func(_ context.Context, call tools.Call) (tools.Result, error) {
-		_, summary, err := undo(call, false)
+	t.ConsentIn = plannedConsent(UndoEdit, func(call tools.Call, a undoArgs) (*change, string, error) { return undo(call, a, true) })
+	return tools.Define(t, func(_ context.Context, call tools.Call, a undoArgs) (tools.Result, error) {
+		_, summary, err := undo(call, a, false)
 		if err != nil {
 			return tools.Errorf("%v", err), nil
 		}
 		return tools.Text(summary), nil
-	}
-	return t
+	})
 }
 
-func undo(call tools.Call, preview bool) (*change, string, error) {
-	var a struct {
-		Path string `json:"path"`
-	}
-	if err := decode(call, &a); err != nil {
-		return nil, "", err
-	}
+type undoArgs struct {
+	Path string `json:"path"`
+}
+
+func undo(call tools.Call, a undoArgs, preview bool) (*change, string, error) {
 	c, summary, err := historyOf(call.Env).undo(call.Env, a.Path, preview)
 	if err != nil {
 		return nil, "", err

@@ -27,18 +27,15 @@ const writeFileSchema = `{
 func writeFileTool() *tools.Tool {
 	t := tool(WriteFile, writeFileDoc, writeFileSchema, nil)
 	t.ConsentIn = plannedConsent(WriteFile, planWriteFile)
-	t.Run = runner(planWriteFile)
-	return t
+	return tools.Define(t, runner(planWriteFile))
 }
 
-func planWriteFile(call tools.Call) (*change, string, error) {
-	var a struct {
-		Path    string `json:"path"`
-		Content string `json:"content"`
-	}
-	if err := decode(call, &a); err != nil {
-		return nil, "", err
-	}
+type writeFileArgs struct {
+	Path    string `json:"path"`
+	Content string `json:"content"`
+}
+
+func planWriteFile(call tools.Call, a writeFileArgs) (*change, string, error) {
 	f, err := load(call.Env, a.Path)
 	if err != nil {
 		return nil, "", err
@@ -54,9 +51,9 @@ func planWriteFile(call tools.Call) (*change, string, error) {
 
 // runner makes the Run of a writing tool: plan the change again against
 // the disk as it is now, commit it, and report the plan's summary.
-func runner(plan func(tools.Call) (*change, string, error)) func(context.Context, tools.Call) (tools.Result, error) {
-	return func(_ context.Context, call tools.Call) (tools.Result, error) {
-		c, summary, err := plan(call)
+func runner[In any](plan func(tools.Call, In) (*change, string, error)) func(context.Context, tools.Call, In) (tools.Result, error) {
+	return func(_ context.Context, call tools.Call, a In) (tools.Result, error) {
+		c, summary, err := plan(call, a)
 		if err != nil {
 			return tools.Errorf("%v", err), nil
 		}

@@ -39,7 +39,7 @@ type branchArgs struct {
 // Branch returns the git_branch tool. Listing is safe; creating or
 // switching a branch is never safe.
 func Branch() *tools.Tool {
-	return &tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:        BranchName,
 		Description: branchDescription,
 		Schema:      branchSchema,
@@ -49,8 +49,7 @@ func Branch() *tools.Tool {
 			return err == nil && (a.Action == "" || a.Action == "list")
 		},
 		ConsentIn: branchConsent,
-		Run:       runBranch,
-	}
+	}, runBranch)
 }
 
 // change describes what a create or switch call does, in words.
@@ -77,11 +76,8 @@ func branchConsent(call tools.Call) tools.Consent {
 	return c
 }
 
-func runBranch(ctx context.Context, call tools.Call) (tools.Result, error) {
-	a, err := tools.DecodeArgs[branchArgs](call.Args)
-	if err == nil {
-		err = a.check(ctx, call.Env)
-	}
+func runBranch(ctx context.Context, call tools.Call, a branchArgs) (tools.Result, error) {
+	err := a.check(ctx, call.Env)
 	if err != nil {
 		return tools.Errorf("%s: %v", BranchName, err), nil
 	}

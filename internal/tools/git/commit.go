@@ -38,14 +38,13 @@ type commitArgs struct {
 // which the approval screen cannot show, and a pre-commit hook would run
 // whatever a checked-out branch put there. The screen says so.
 func Commit() *tools.Tool {
-	return &tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:        CommitName,
 		Description: commitDescription,
 		Schema:      commitSchema,
 		Group:       Group,
 		ConsentIn:   commitConsent,
-		Run:         runCommit,
-	}
+	}, runCommit)
 }
 
 // commitConsent shows the message and what the commit would hold: what is
@@ -83,11 +82,8 @@ func indent(s string) string {
 	return "  " + strings.ReplaceAll(s, "\n", "\n  ") + "\n"
 }
 
-func runCommit(ctx context.Context, call tools.Call) (tools.Result, error) {
-	a, err := tools.DecodeArgs[commitArgs](call.Args)
-	if err == nil {
-		err = checkPaths(a.Paths)
-	}
+func runCommit(ctx context.Context, call tools.Call, a commitArgs) (tools.Result, error) {
+	err := checkPaths(a.Paths)
 	if err != nil {
 		return tools.Errorf("%s: %v", CommitName, err), nil
 	}

@@ -93,8 +93,8 @@ func TestCommit_CancelKillsTheFilter(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan tools.Result)
 	go func() {
-		res, _ := tools.Invoke(ctx, Commit(), tools.Call{Args: json.RawMessage(`{"message": "m", "all": true}`), Env: env})
-		done <- res
+		res, _ := tools.Invoke(ctx, Commit(), tools.Call{Args: json.RawMessage(`{"message": "m", "all": true}`), Env: env}, tools.Via{})
+		done <- res.Result
 	}()
 	started, err := os.ReadFile(fifo) // blocks until the filter runs
 	if err != nil {

@@ -37,21 +37,17 @@ type diffArgs struct {
 
 // Diff returns the git_diff tool. It only reads, so it is safe.
 func Diff() *tools.Tool {
-	return &tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:        DiffName,
 		Description: diffDescription,
 		Schema:      diffSchema,
 		Group:       Group,
 		Safe:        tools.AlwaysSafe,
-		Run:         runDiff,
-	}
+	}, runDiff)
 }
 
-func runDiff(ctx context.Context, call tools.Call) (tools.Result, error) {
-	a, err := tools.DecodeArgs[diffArgs](call.Args)
-	if err == nil {
-		err = checkRev("rev", a.Rev)
-	}
+func runDiff(ctx context.Context, call tools.Call, a diffArgs) (tools.Result, error) {
+	err := checkRev("rev", a.Rev)
 	if err == nil {
 		err = checkPaths(a.Paths)
 	}

@@ -1,6 +1,7 @@
 package git
 
 import (
+	"cmp"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -35,31 +36,24 @@ type logArgs struct {
 
 // Log returns the git_log tool. It only reads, so it is safe.
 func Log() *tools.Tool {
-	return &tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:        LogName,
 		Description: logDescription,
 		Schema:      logSchema,
 		Group:       Group,
 		Safe:        tools.AlwaysSafe,
-		Run:         runLog,
-	}
+	}, runLog)
 }
 
-func runLog(ctx context.Context, call tools.Call) (tools.Result, error) {
-	a, err := tools.DecodeArgs[logArgs](call.Args)
-	if err == nil {
-		err = checkRev("rev", a.Rev)
-	}
+func runLog(ctx context.Context, call tools.Call, a logArgs) (tools.Result, error) {
+	err := checkRev("rev", a.Rev)
 	if err == nil {
 		err = checkPaths(a.Paths)
 	}
 	if err != nil {
 		return tools.Errorf("%s: %v", LogName, err), nil
 	}
-	limit := a.Limit
-	if limit <= 0 || limit > 500 {
-		limit = defaultLimit
-	}
+	limit := cmp.Or(a.Limit, defaultLimit) // the schema bounds it
 	args := []string{"log", "--max-count=" + strconv.Itoa(limit), "--date=short", "--format=%h %ad %an: %s%d", "--end-of-options"}
 	if a.Rev != "" {
 		args = append(args, a.Rev)

@@ -32,21 +32,17 @@ type showArgs struct {
 
 // Show returns the git_show tool. It only reads, so it is safe.
 func Show() *tools.Tool {
-	return &tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:        ShowName,
 		Description: showDescription,
 		Schema:      showSchema,
 		Group:       Group,
 		Safe:        tools.AlwaysSafe,
-		Run:         runShow,
-	}
+	}, runShow)
 }
 
-func runShow(ctx context.Context, call tools.Call) (tools.Result, error) {
-	a, err := tools.DecodeArgs[showArgs](call.Args)
-	if err == nil {
-		err = checkRev("rev", a.Rev)
-	}
+func runShow(ctx context.Context, call tools.Call, a showArgs) (tools.Result, error) {
+	err := checkRev("rev", a.Rev)
 	if err == nil {
 		err = checkPaths(a.Paths)
 	}

@@ -27,21 +27,17 @@ type statusArgs struct {
 
 // Status returns the git_status tool. It only reads, so it is safe.
 func Status() *tools.Tool {
-	return &tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:        StatusName,
 		Description: statusDescription,
 		Schema:      statusSchema,
 		Group:       Group,
 		Safe:        tools.AlwaysSafe,
-		Run:         runStatus,
-	}
+	}, runStatus)
 }
 
-func runStatus(ctx context.Context, call tools.Call) (tools.Result, error) {
-	a, err := tools.DecodeArgs[statusArgs](call.Args)
-	if err == nil {
-		err = checkPaths(a.Paths)
-	}
+func runStatus(ctx context.Context, call tools.Call, a statusArgs) (tools.Result, error) {
+	err := checkPaths(a.Paths)
 	if err != nil {
 		return tools.Errorf("%s: %v", StatusName, err), nil
 	}

@@ -1,7 +1,7 @@
 // Package memory holds tai's long-term memory tools: memory_save,
 // memory_search and memory_delete. Memories are short notes kept per
 // profile in the vault, across conversations. They are tai's own scratch
-// state, so every call is safe (tai.md §5).
+// state, so every call is safe (docs/host.md §5).
 package memory
 
 import (

@@ -24,23 +24,20 @@ const deleteSchema = `{
 }`
 
 func deleteTool() *tools.Tool {
-	return &tools.Tool{
+	return tools.DefineVault(tools.Tool{
 		Name:        DeleteName,
 		Group:       Group,
 		Description: strings.TrimSpace(deleteDescription),
 		Schema:      json.RawMessage(deleteSchema),
 		Safe:        tools.AlwaysSafe,
-		Run:         tools.WithVault(DeleteName, deleteMemory),
-	}
+	}, deleteMemory)
 }
 
-func deleteMemory(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
-	var in struct {
-		ID string `json:"id"`
-	}
-	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return "", fmt.Errorf("arguments: %v", err)
-	}
+type deleteArgs struct {
+	ID string `json:"id"`
+}
+
+func deleteMemory(ctx context.Context, s *vault.Store, call tools.Call, in deleteArgs) (string, error) {
 	id := strings.TrimSpace(in.ID)
 	if err := s.DeleteMemory(ctx, call.Env.Profile, id); err != nil {
 		if vault.IsNotFound(err) {

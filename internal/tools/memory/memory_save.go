@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -27,24 +26,21 @@ const saveSchema = `{
 }`
 
 func saveTool() *tools.Tool {
-	return &tools.Tool{
+	return tools.DefineVault(tools.Tool{
 		Name:        SaveName,
 		Group:       Group,
 		Description: strings.TrimSpace(saveDescription),
 		Schema:      json.RawMessage(saveSchema),
 		Safe:        tools.AlwaysSafe,
-		Run:         tools.WithVault(SaveName, save),
-	}
+	}, save)
 }
 
-func save(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
-	var in struct {
-		Text string   `json:"text"`
-		Tags []string `json:"tags"`
-	}
-	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return "", fmt.Errorf("arguments: %v", err)
-	}
+type saveArgs struct {
+	Text string   `json:"text"`
+	Tags []string `json:"tags"`
+}
+
+func save(ctx context.Context, s *vault.Store, call tools.Call, in saveArgs) (string, error) {
 	text := strings.TrimSpace(s.Redact(in.Text))
 	if text == "" {
 		return "", errors.New("the text is blank; write the note to keep")

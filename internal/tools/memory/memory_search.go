@@ -31,24 +31,21 @@ const searchSchema = `{
 }`
 
 func searchTool() *tools.Tool {
-	return &tools.Tool{
+	return tools.DefineVault(tools.Tool{
 		Name:        SearchName,
 		Group:       Group,
 		Description: strings.TrimSpace(searchDescription),
 		Schema:      json.RawMessage(searchSchema),
 		Safe:        tools.AlwaysSafe,
-		Run:         tools.WithVault(SearchName, search),
-	}
+	}, search)
 }
 
-func search(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
-	var in struct {
-		Query string `json:"query"`
-		Limit int    `json:"limit"`
-	}
-	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return "", fmt.Errorf("arguments: %v", err)
-	}
+type searchArgs struct {
+	Query string `json:"query"`
+	Limit int    `json:"limit"`
+}
+
+func search(ctx context.Context, s *vault.Store, call tools.Call, in searchArgs) (string, error) {
 	if in.Limit == 0 {
 		in.Limit = defaultLimit
 	}

@@ -25,7 +25,7 @@ var searchDescription string
 
 // Tools returns the meta group.
 func Tools() []*tools.Tool {
-	return []*tools.Tool{{
+	return []*tools.Tool{tools.Define(tools.Tool{
 		Name:        SearchName,
 		Description: strings.TrimSpace(searchDescription),
 		Group:       "meta",
@@ -34,18 +34,15 @@ func Tools() []*tools.Tool {
 			`"load":{"type":"array","items":{"type":"string"},"maxItems":8,"description":"tool names to offer for the rest of this turn"}},` +
 			`"additionalProperties":false}`),
 		Safe: tools.AlwaysSafe,
-		Run:  search,
-	}}
+	}, search)}
 }
 
-func search(_ context.Context, call tools.Call) (tools.Result, error) {
-	var in struct {
-		Query string   `json:"query"`
-		Load  []string `json:"load"`
-	}
-	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return tools.Errorf("tool_search: %v", err), nil
-	}
+type searchArgs struct {
+	Query string   `json:"query"`
+	Load  []string `json:"load"`
+}
+
+func search(_ context.Context, call tools.Call, in searchArgs) (tools.Result, error) {
 	if strings.TrimSpace(in.Query) == "" && len(in.Load) == 0 {
 		return tools.Errorf("tool_search: give a query (words for what the tool should do) or load (tool names)"), nil
 	}

@@ -21,7 +21,7 @@ const NoUser = "denied: no user"
 
 // Tools returns the people group.
 func Tools() []*tools.Tool {
-	return []*tools.Tool{{
+	return []*tools.Tool{tools.Define(tools.Tool{
 		Name:        AskUserName,
 		Description: strings.TrimSpace(askUserDescription),
 		Group:       "people",
@@ -30,18 +30,15 @@ func Tools() []*tools.Tool {
 			`"choices":{"type":"array","items":{"type":"string"},"maxItems":9,"description":"optional answers to pick from"}},` +
 			`"required":["question"],"additionalProperties":false}`),
 		Safe: tools.AlwaysSafe,
-		Run:  askUser,
-	}}
+	}, askUser)}
 }
 
-func askUser(ctx context.Context, call tools.Call) (tools.Result, error) {
-	var in struct {
-		Question string   `json:"question"`
-		Choices  []string `json:"choices"`
-	}
-	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return tools.Errorf("ask_user: %v", err), nil
-	}
+type askArgs struct {
+	Question string   `json:"question"`
+	Choices  []string `json:"choices"`
+}
+
+func askUser(ctx context.Context, call tools.Call, in askArgs) (tools.Result, error) {
 	if call.Env == nil || call.Env.Prompter == nil || call.Env.Served {
 		return tools.Text(NoUser), nil
 	}

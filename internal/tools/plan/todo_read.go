@@ -14,17 +14,16 @@ import (
 var readDescription string
 
 func readTool() *tools.Tool {
-	return &tools.Tool{
+	return tools.DefineVault(tools.Tool{
 		Name:        ReadName,
 		Group:       Group,
 		Description: strings.TrimSpace(readDescription),
 		Schema:      json.RawMessage(`{"type": "object", "properties": {}, "additionalProperties": false}`),
 		Safe:        tools.AlwaysSafe,
-		Run:         tools.WithVault(ReadName, read),
-	}
+	}, read)
 }
 
-func read(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
+func read(ctx context.Context, s *vault.Store, call tools.Call, _ tools.NoArgs) (string, error) {
 	items, err := s.Todos(ctx, call.Env.Profile, call.Env.Session)
 	if err != nil {
 		return "", err

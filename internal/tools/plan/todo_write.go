@@ -40,23 +40,20 @@ var writeSchema = fmt.Sprintf(`{
 }`, maxItems)
 
 func writeTool() *tools.Tool {
-	return &tools.Tool{
+	return tools.DefineVault(tools.Tool{
 		Name:        WriteName,
 		Group:       Group,
 		Description: strings.TrimSpace(writeDescription),
 		Schema:      json.RawMessage(writeSchema),
 		Safe:        tools.AlwaysSafe,
-		Run:         tools.WithVault(WriteName, write),
-	}
+	}, write)
 }
 
-func write(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
-	var in struct {
-		Todos []vault.Todo `json:"todos"`
-	}
-	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return "", fmt.Errorf("arguments: %v", err)
-	}
+type writeArgs struct {
+	Todos []vault.Todo `json:"todos"`
+}
+
+func write(ctx context.Context, s *vault.Store, call tools.Call, in writeArgs) (string, error) {
 	if err := check(in.Todos); err != nil {
 		return "", fmt.Errorf("%v; nothing was saved", err)
 	}

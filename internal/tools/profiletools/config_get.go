@@ -38,24 +38,21 @@ func keySchema(description string) string {
 }
 
 func configGetTool() *tools.Tool {
-	return &tools.Tool{
+	return tools.DefineVault(tools.Tool{
 		Name:        ConfigGetName,
 		Group:       Group,
 		Description: strings.TrimSpace(configGetDescription),
 		Schema:      json.RawMessage(configGetSchema),
 		Safe:        tools.AlwaysSafe,
-		Run:         tools.WithVault(ConfigGetName, configGet),
-	}
+	}, configGet)
 }
 
-func configGet(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
-	var in struct {
-		Key     string `json:"key"`
-		Profile string `json:"profile"`
-	}
-	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return "", fmt.Errorf("arguments: %v", err)
-	}
+type configGetArgs struct {
+	Key     string `json:"key"`
+	Profile string `json:"profile"`
+}
+
+func configGet(ctx context.Context, s *vault.Store, call tools.Call, in configGetArgs) (string, error) {
 	name := in.Profile
 	if name == "" {
 		name = call.Env.Profile

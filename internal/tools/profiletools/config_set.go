@@ -26,14 +26,13 @@ var configSetSchema = fmt.Sprintf(`{
 }`, keySchema("The setting."))
 
 func configSetTool() *tools.Tool {
-	return &tools.Tool{
+	return tools.DefineVault(tools.Tool{
 		Name:        ConfigSetName,
 		Group:       Group,
 		Description: strings.TrimSpace(configSetDescription),
 		Schema:      json.RawMessage(configSetSchema),
 		ConsentIn:   configSetConsent,
-		Run:         tools.WithVault(ConfigSetName, configSet),
-	}
+	}, configSet)
 }
 
 type setArgs struct {
@@ -59,11 +58,7 @@ func configSetConsent(call tools.Call) tools.Consent {
 	return c
 }
 
-func configSet(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
-	var in setArgs
-	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return "", fmt.Errorf("arguments: %v", err)
-	}
+func configSet(ctx context.Context, s *vault.Store, call tools.Call, in setArgs) (string, error) {
 	effective := in.Value
 	if effective == "" {
 		k, _ := profile.LookupKey(in.Key)

@@ -15,17 +15,16 @@ import (
 var profileListDescription string
 
 func profileListTool() *tools.Tool {
-	return &tools.Tool{
+	return tools.DefineVault(tools.Tool{
 		Name:        ProfileListName,
 		Group:       Group,
 		Description: strings.TrimSpace(profileListDescription),
 		Schema:      json.RawMessage(`{"type": "object", "properties": {}, "additionalProperties": false}`),
 		Safe:        tools.AlwaysSafe,
-		Run:         tools.WithVault(ProfileListName, profileList),
-	}
+	}, profileList)
 }
 
-func profileList(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
+func profileList(ctx context.Context, s *vault.Store, call tools.Call, _ tools.NoArgs) (string, error) {
 	ps, err := s.Profiles(ctx)
 	if err != nil {
 		return "", err

@@ -24,21 +24,21 @@ const profileUseSchema = `{
 }`
 
 func profileUseTool() *tools.Tool {
-	return &tools.Tool{
+	return tools.DefineVault(tools.Tool{
 		Name:        ProfileUseName,
 		Group:       Group,
 		Description: strings.TrimSpace(profileUseDescription),
 		Schema:      json.RawMessage(profileUseSchema),
 		ConsentIn:   profileUseConsent,
-		Run:         tools.WithVault(ProfileUseName, profileUse),
-	}
+	}, profileUse)
+}
+
+type useArgs struct {
+	Name string `json:"name"`
 }
 
 func nameArg(args json.RawMessage) string {
-	var in struct {
-		Name string `json:"name"`
-	}
-	_ = json.Unmarshal(args, &in)
+	in, _ := tools.DecodeArgs[useArgs](args)
 	return in.Name
 }
 
@@ -54,8 +54,8 @@ func profileUseConsent(call tools.Call) tools.Consent {
 	return c
 }
 
-func profileUse(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
-	name := nameArg(call.Args)
+func profileUse(ctx context.Context, s *vault.Store, call tools.Call, in useArgs) (string, error) {
+	name := in.Name
 	ok, err := s.ProfileExists(ctx, name)
 	if err != nil {
 		return "", err

@@ -1,7 +1,7 @@
 // Package profiletools holds the tools over profiles and their settings:
 // profile_list, profile_use, config_get and config_set.
 //
-// Safety (tai.md §5): listing and reading are safe. Switching the current
+// Safety (docs/host.md §5): listing and reading are safe. Switching the current
 // profile and changing a setting change what tai trusts, so they always
 // ask; and neither can raise the approval mode above the host's effective
 // one (tools.Env.Approval), whoever approves the call.
@@ -33,7 +33,7 @@ func Tools() []*tools.Tool {
 	return []*tools.Tool{profileListTool(), profileUseTool(), configGetTool(), configSetTool()}
 }
 
-// getenv reads the environment for profile resolution (tai.md §3).
+// getenv reads the environment for profile resolution (docs/host.md §3).
 var getenv = os.Getenv
 
 // hostMode is the host's effective approval mode; an unknown or unset one

@@ -31,18 +31,15 @@ const globCap = 1000
 func globTool() *tools.Tool {
 	t := tool(Glob, globDoc, globSchema)
 	t.Reach = tools.PathReach(".")
-	t.Run = runGlob
-	return t
+	return tools.Define(t, runGlob)
 }
 
-func runGlob(ctx context.Context, call tools.Call) (tools.Result, error) {
-	var a struct {
-		Pattern string `json:"pattern"`
-		Path    string `json:"path"`
-	}
-	if err := decode(call, &a); err != nil {
-		return tools.Errorf("%v", err), nil
-	}
+type globArgs struct {
+	Pattern string `json:"pattern"`
+	Path    string `json:"path"`
+}
+
+func runGlob(ctx context.Context, call tools.Call, a globArgs) (tools.Result, error) {
 	p, ok := parsePattern(a.Pattern)
 	if !ok || p.negate {
 		return tools.Errorf("%q is not a usable glob (a blank, comment or negated pattern)", a.Pattern), nil

@@ -32,8 +32,7 @@ const grepSchema = `{
 func grepTool() *tools.Tool {
 	t := tool(Grep, grepDoc, grepSchema)
 	t.Reach = tools.TreeReach(".")
-	t.Run = runGrep
-	return t
+	return tools.Define(t, runGrep)
 }
 
 type grepArgs struct {
@@ -57,11 +56,7 @@ type query struct {
 	filesOnly  bool
 }
 
-func runGrep(ctx context.Context, call tools.Call) (tools.Result, error) {
-	var a grepArgs
-	if err := decode(call, &a); err != nil {
-		return tools.Errorf("%v", err), nil
-	}
+func runGrep(ctx context.Context, call tools.Call, a grepArgs) (tools.Result, error) {
 	q, err := newQuery(call.Env, a)
 	if err != nil {
 		return tools.Errorf("%v", err), nil

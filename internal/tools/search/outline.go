@@ -35,8 +35,7 @@ const (
 func outlineTool() *tools.Tool {
 	t := tool(Outline, outlineDoc, outlineSchema)
 	t.Reach = tools.PathReach("")
-	t.Run = runOutline
-	return t
+	return tools.Define(t, runOutline)
 }
 
 // decl is one entry of an outline.
@@ -45,13 +44,11 @@ type decl struct {
 	text string
 }
 
-func runOutline(_ context.Context, call tools.Call) (tools.Result, error) {
-	var a struct {
-		Path string `json:"path"`
-	}
-	if err := decode(call, &a); err != nil {
-		return tools.Errorf("%v", err), nil
-	}
+type outlineArgs struct {
+	Path string `json:"path"`
+}
+
+func runOutline(_ context.Context, call tools.Call, a outlineArgs) (tools.Result, error) {
 	abs := call.Env.Abs(a.Path)
 	name := call.Env.Rel(abs)
 	src, err := readSource(abs, name)

@@ -24,21 +24,14 @@ func Tools() []*tools.Tool {
 	return []*tools.Tool{globTool(), grepTool(), outlineTool()}
 }
 
-func tool(name, doc, schema string) *tools.Tool {
-	return &tools.Tool{
+func tool(name, doc, schema string) tools.Tool {
+	return tools.Tool{
 		Name:        name,
 		Description: strings.TrimSpace(doc),
 		Schema:      json.RawMessage(schema),
 		Group:       Group,
 		Safe:        tools.AlwaysSafe,
 	}
-}
-
-func decode(call tools.Call, into any) error {
-	if err := json.Unmarshal(call.Args, into); err != nil {
-		return fmt.Errorf("arguments: %w", err)
-	}
-	return nil
 }
 
 // searchRoot resolves the directory a search starts from, or explains why

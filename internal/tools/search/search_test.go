@@ -1,7 +1,6 @@
 package search
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,44 +8,20 @@ import (
 	"testing"
 
 	"tai/internal/tools"
+	"tai/internal/tools/tooltest"
 )
 
-func byName(t *testing.T, name string) *tools.Tool {
-	t.Helper()
-	for _, tool := range Tools() {
-		if tool.Name == name {
-			return tool
-		}
-	}
-	t.Fatalf("no tool %s", name)
-	return nil
-}
+// byName finds one of the group's tools.
+func byName(t *testing.T, name string) *tools.Tool { return tooltest.Find(t, Tools(), name) }
 
-func invoke(t *testing.T, env *tools.Env, name, args string) tools.Result {
-	t.Helper()
-	res, err := tools.Invoke(context.Background(), byName(t, name), tools.Call{Args: json.RawMessage(args), Env: env})
-	if err != nil {
-		t.Fatalf("%s %s: %v", name, args, err)
-	}
-	return res
-}
-
+// ok invokes a tool and fails the test on a tool error.
 func ok(t *testing.T, env *tools.Env, name, args string) string {
-	t.Helper()
-	res := invoke(t, env, name, args)
-	if res.IsError {
-		t.Fatalf("%s %s: %s", name, args, res.Text)
-	}
-	return res.Text
+	return tooltest.MustRun(t, byName(t, name), env, args)
 }
 
+// fails invokes a tool and returns its tool error text.
 func fails(t *testing.T, env *tools.Env, name, args string) string {
-	t.Helper()
-	res := invoke(t, env, name, args)
-	if !res.IsError {
-		t.Fatalf("%s %s: succeeded with %q, want an error", name, args, res.Text)
-	}
-	return res.Text
+	return tooltest.Fails(t, byName(t, name), env, args)
 }
 
 // tree writes files (path -> content) under a new directory, which is a

@@ -37,7 +37,7 @@ func SpecBytes(t *tools.Tool) int {
 }
 
 // SpecTokens estimates the tokens t's spec costs in a request: bytes/4,
-// the estimate tai.md §6 fixes so sizes can be compared from outside.
+// the estimate docs/host.md §6 fixes so sizes can be compared from outside.
 func SpecTokens(t *tools.Tool) int { return Tokens(SpecBytes(t)) }
 
 // Tokens converts a byte count to estimated tokens.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"tai/internal/tools/catalog"
+	"tai/internal/catalog"
 )
 
 // The held-out evaluation set in testdata/unseen (see its README.md) was

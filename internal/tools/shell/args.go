@@ -19,11 +19,6 @@ func Tools() []*tools.Tool {
 	return []*tools.Tool{Shell(), JobOutput(), JobInput(), JobKill(), EnvInfo()}
 }
 
-// invalid is the result for arguments that do not fit the schema.
-func invalid(tool string, err error) tools.Result {
-	return tools.Errorf("%s: invalid arguments: %v; see the tool's schema", tool, err)
-}
-
 // oneLine shortens s to its first line and at most n runes, for titles.
 func oneLine(s string, n int) string {
 	s = strings.TrimSpace(s)

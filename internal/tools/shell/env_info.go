@@ -31,20 +31,16 @@ var devTools = []string{
 
 // EnvInfo returns the env_info tool. It only reads, so it is safe.
 func EnvInfo() *tools.Tool {
-	return &tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:        EnvInfoName,
 		Description: envInfoDescription,
 		Schema:      envInfoSchema,
 		Group:       Group,
 		Safe:        tools.AlwaysSafe,
-		Run:         runEnvInfo,
-	}
+	}, runEnvInfo)
 }
 
-func runEnvInfo(ctx context.Context, call tools.Call) (tools.Result, error) {
-	if _, err := tools.DecodeArgs[struct{}](call.Args); err != nil {
-		return invalid(EnvInfoName, err), nil
-	}
+func runEnvInfo(ctx context.Context, call tools.Call, _ tools.NoArgs) (tools.Result, error) {
 	dir := ""
 	if call.Env != nil {
 		dir = call.Env.Dir

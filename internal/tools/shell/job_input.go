@@ -43,7 +43,7 @@ type jobInputArgs struct {
 // JobInput returns the job_input tool. Input can make a program do
 // anything, so it is never safe.
 func JobInput() *tools.Tool {
-	return &tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:        JobInputName,
 		Description: jobInputDescription,
 		Schema:      jobInputSchema,
@@ -56,15 +56,10 @@ func JobInput() *tools.Tool {
 			}
 			return tools.Consent{Title: "job_input: write to " + a.ID, Detail: d}
 		},
-		Run: runJobInput,
-	}
+	}, runJobInput)
 }
 
-func runJobInput(ctx context.Context, call tools.Call) (tools.Result, error) {
-	a, err := tools.DecodeArgs[jobInputArgs](call.Args)
-	if err != nil {
-		return invalid(JobInputName, err), nil
-	}
+func runJobInput(ctx context.Context, call tools.Call, a jobInputArgs) (tools.Result, error) {
 	t, err := jobsOf(call.Env)
 	if err != nil {
 		return tools.Errorf("job_input: %v", err), nil

@@ -30,7 +30,7 @@ type jobKillArgs struct {
 // JobKill returns the job_kill tool. Stopping a process midway changes
 // what it leaves behind, so it is never safe.
 func JobKill() *tools.Tool {
-	return &tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:        JobKillName,
 		Description: jobKillDescription,
 		Schema:      jobKillSchema,
@@ -39,15 +39,10 @@ func JobKill() *tools.Tool {
 			a, _ := tools.DecodeArgs[jobKillArgs](raw)
 			return tools.Consent{Title: "job_kill: stop " + a.ID, Detail: "Kills job " + a.ID + " and every process it started."}
 		},
-		Run: runJobKill,
-	}
+	}, runJobKill)
 }
 
-func runJobKill(ctx context.Context, call tools.Call) (tools.Result, error) {
-	a, err := tools.DecodeArgs[jobKillArgs](call.Args)
-	if err != nil {
-		return invalid(JobKillName, err), nil
-	}
+func runJobKill(ctx context.Context, call tools.Call, a jobKillArgs) (tools.Result, error) {
 	t, err := jobsOf(call.Env)
 	if err != nil {
 		return tools.Errorf("job_kill: %v", err), nil

@@ -36,21 +36,16 @@ type jobOutputArgs struct {
 
 // JobOutput returns the job_output tool. It only reads, so it is safe.
 func JobOutput() *tools.Tool {
-	return &tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:        JobOutputName,
 		Description: jobOutputDescription,
 		Schema:      jobOutputSchema,
 		Group:       Group,
 		Safe:        tools.AlwaysSafe,
-		Run:         runJobOutput,
-	}
+	}, runJobOutput)
 }
 
-func runJobOutput(ctx context.Context, call tools.Call) (tools.Result, error) {
-	a, err := tools.DecodeArgs[jobOutputArgs](call.Args)
-	if err != nil {
-		return invalid(JobOutputName, err), nil
-	}
+func runJobOutput(ctx context.Context, call tools.Call, a jobOutputArgs) (tools.Result, error) {
 	if a.Wait < 0 || a.Wait > maxTimeout {
 		return tools.Errorf("job_output: wait %d is out of range; give 0 to %d seconds", a.Wait, maxTimeout), nil
 	}

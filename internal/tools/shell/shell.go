@@ -50,7 +50,7 @@ type shellArgs struct {
 // foreground and every part of its command line is read-only (see
 // [ReadOnly]).
 func Shell() *tools.Tool {
-	return &tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:        ShellName,
 		Description: shellDescription,
 		Schema:      shellSchema,
@@ -61,8 +61,7 @@ func Shell() *tools.Tool {
 		},
 		Consent: shellConsent,
 		Reach:   shellReach,
-		Run:     runShell,
-	}
+	}, runShell)
 }
 
 func shellConsent(raw json.RawMessage) tools.Consent {
@@ -78,11 +77,7 @@ func shellConsent(raw json.RawMessage) tools.Consent {
 	return tools.Consent{Title: "shell: " + oneLine(a.Command, 80), Detail: d.String(), Grants: commandGrants(a.Command)}
 }
 
-func runShell(ctx context.Context, call tools.Call) (tools.Result, error) {
-	a, err := tools.DecodeArgs[shellArgs](call.Args)
-	if err != nil {
-		return invalid(ShellName, err), nil
-	}
+func runShell(ctx context.Context, call tools.Call, a shellArgs) (tools.Result, error) {
 	if strings.TrimSpace(a.Command) == "" {
 		return tools.Errorf("shell: command is empty"), nil
 	}

@@ -19,11 +19,11 @@ var call = tooltest.Run
 
 func callCtx(t *testing.T, ctx context.Context, tool *tools.Tool, env *tools.Env, args string) tools.Result {
 	t.Helper()
-	res, err := tools.Invoke(ctx, tool, tools.Call{Args: json.RawMessage(args), Env: env})
+	res, err := tools.Invoke(ctx, tool, tools.Call{Args: json.RawMessage(args), Env: env}, tools.Via{})
 	if err != nil {
 		t.Fatalf("%s(%s): error %v", tool.Name, args, err)
 	}
-	return res
+	return res.Result
 }
 
 func shellArgsJSON(cmd string, extra string) string {
@@ -131,7 +131,7 @@ func TestShell_BadArguments(t *testing.T) {
 // Run checks its arguments itself too, for hosts that call it directly.
 func TestShell_RunWithoutInvokeRejectsBadArguments(t *testing.T) {
 	for _, tt := range []struct{ args, want string }{
-		{`{"command": 5}`, "shell: invalid arguments"},
+		{`{"command": 5}`, "shell: arguments: json: cannot unmarshal number"},
 		{`{"command": "ls", "timeout": 601}`, "timeout 601 is out of range; give 1 to 600 seconds"},
 		{`{"command": "ls", "bogus": 1}`, `unknown field "bogus"`},
 	} {

@@ -37,17 +37,17 @@ var (
 func Tools() []*tools.Tool {
 	idSchema := json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"the subagent id from agent_fork"}},"required":["id"],"additionalProperties":false}`)
 	return []*tools.Tool{
-		{Name: ForkName, Group: "subagents", Description: strings.TrimSpace(forkDescription), Safe: tools.AlwaysSafe, Run: fork,
+		tools.Define(tools.Tool{Name: ForkName, Group: "subagents", Description: forkDescription, Safe: tools.AlwaysSafe,
 			Schema: json.RawMessage(`{"type":"object","properties":{` +
 				`"brief":{"type":"string","description":"the whole task: the subagent sees nothing else"},` +
 				`"max_steps":{"type":"integer","minimum":1,"maximum":50,"description":"step cap (default 12)"},` +
 				`"timeout_seconds":{"type":"integer","minimum":1,"maximum":1800,"description":"deadline (default 300)"},` +
 				`"background":{"type":"boolean","description":"return an id at once instead of waiting"}},` +
-				`"required":["brief"],"additionalProperties":false}`)},
-		{Name: WaitName, Group: "subagents", Description: strings.TrimSpace(waitDescription), Safe: tools.AlwaysSafe, Run: wait, Schema: idSchema},
-		{Name: ListName, Group: "subagents", Description: strings.TrimSpace(listDescription), Safe: tools.AlwaysSafe, Run: list,
-			Schema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)},
-		{Name: CancelName, Group: "subagents", Description: strings.TrimSpace(cancelDescription), Safe: tools.AlwaysSafe, Run: cancel, Schema: idSchema},
+				`"required":["brief"],"additionalProperties":false}`)}, fork),
+		tools.Define(tools.Tool{Name: WaitName, Group: "subagents", Description: waitDescription, Safe: tools.AlwaysSafe, Schema: idSchema}, wait),
+		tools.Define(tools.Tool{Name: ListName, Group: "subagents", Description: listDescription, Safe: tools.AlwaysSafe,
+			Schema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)}, list),
+		tools.Define(tools.Tool{Name: CancelName, Group: "subagents", Description: cancelDescription, Safe: tools.AlwaysSafe, Schema: idSchema}, cancel),
 	}
 }
 
@@ -59,16 +59,14 @@ func runner(call tools.Call) (tools.Subagents, *tools.Result) {
 	return call.Env.Subagents, nil
 }
 
-func fork(ctx context.Context, call tools.Call) (tools.Result, error) {
-	var in struct {
-		Brief      string `json:"brief"`
-		MaxSteps   int    `json:"max_steps"`
-		Timeout    int    `json:"timeout_seconds"`
-		Background bool   `json:"background"`
-	}
-	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return tools.Errorf("agent_fork: %v", err), nil
-	}
+type forkArgs struct {
+	Brief      string `json:"brief"`
+	MaxSteps   int    `json:"max_steps"`
+	Timeout    int    `json:"timeout_seconds"`
+	Background bool   `json:"background"`
+}
+
+func fork(ctx context.Context, call tools.Call, in forkArgs) (tools.Result, error) {
 	r, bad := runner(call)
 	if bad != nil {
 		return *bad, nil
@@ -100,27 +98,23 @@ func forkText(res tools.ForkResult) tools.Result {
 	return tools.Text(b.String())
 }
 
-func idArg(call tools.Call) string {
-	var in struct {
-		ID string `json:"id"`
-	}
-	_ = json.Unmarshal(call.Args, &in)
-	return in.ID
+type idArgs struct {
+	ID string `json:"id"`
 }
 
-func wait(ctx context.Context, call tools.Call) (tools.Result, error) {
+func wait(ctx context.Context, call tools.Call, in idArgs) (tools.Result, error) {
 	r, bad := runner(call)
 	if bad != nil {
 		return *bad, nil
 	}
-	res, err := r.Wait(ctx, idArg(call))
+	res, err := r.Wait(ctx, in.ID)
 	if err != nil {
 		return tools.Errorf("agent_wait: %v", err), nil
 	}
 	return forkText(res), nil
 }
 
-func list(ctx context.Context, call tools.Call) (tools.Result, error) {
+func list(ctx context.Context, call tools.Call, _ tools.NoArgs) (tools.Result, error) {
 	r, bad := runner(call)
 	if bad != nil {
 		return *bad, nil
@@ -140,13 +134,13 @@ func list(ctx context.Context, call tools.Call) (tools.Result, error) {
 	return tools.Text(b.String()), nil
 }
 
-func cancel(ctx context.Context, call tools.Call) (tools.Result, error) {
+func cancel(ctx context.Context, call tools.Call, in idArgs) (tools.Result, error) {
 	r, bad := runner(call)
 	if bad != nil {
 		return *bad, nil
 	}
-	if err := r.Cancel(idArg(call)); err != nil {
+	if err := r.Cancel(in.ID); err != nil {
 		return tools.Errorf("agent_cancel: %v", err), nil
 	}
-	return tools.Text("cancelled " + idArg(call)), nil
+	return tools.Text("cancelled " + in.ID), nil
 }

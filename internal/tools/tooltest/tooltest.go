@@ -6,6 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 
 	"tai/internal/tools"
@@ -41,11 +43,11 @@ func Find(t testing.TB, group []*tools.Tool, name string) *tools.Tool {
 // a Go error (a call that could not be carried out at all).
 func Run(t testing.TB, tl *tools.Tool, env *tools.Env, args string) tools.Result {
 	t.Helper()
-	res, err := tools.Invoke(context.Background(), tl, tools.Call{ID: "c1", Args: json.RawMessage(args), Env: env})
+	res, err := tools.Invoke(context.Background(), tl, tools.Call{ID: "c1", Args: json.RawMessage(args), Env: env}, tools.Via{})
 	if err != nil {
 		t.Fatalf("%s(%s): %v", tl.Name, args, err)
 	}
-	return res
+	return res.Result
 }
 
 // MustRun is Run that also fails t when the result is a tool error.
@@ -54,6 +56,72 @@ func MustRun(t testing.TB, tl *tools.Tool, env *tools.Env, args string) string {
 	res := Run(t, tl, env, args)
 	if res.IsError {
 		t.Fatalf("%s(%s): tool error: %s", tl.Name, args, res.Text)
+	}
+	return res.Text
+}
+
+// CheckDeclared fails t for each tool not declared with tools.Define, or
+// whose schema's top-level properties differ from its argument type's json
+// fields: a property the run function would never read, or a field no
+// argument can set.
+func CheckDeclared(t testing.TB, group []*tools.Tool) {
+	t.Helper()
+	for _, tl := range group {
+		typ := tl.ArgsType()
+		if typ == nil {
+			t.Errorf("%s is not declared with tools.Define", tl.Name)
+			continue
+		}
+		var s struct {
+			Properties map[string]json.RawMessage `json:"properties"`
+		}
+		if err := json.Unmarshal(tl.Schema, &s); err != nil {
+			t.Errorf("%s: schema: %v", tl.Name, err)
+			continue
+		}
+		fields := jsonFields(typ)
+		for name := range s.Properties {
+			if !fields[name] {
+				t.Errorf("%s: schema property %q has no field in %v", tl.Name, name, typ)
+			}
+		}
+		for name := range fields {
+			if _, ok := s.Properties[name]; !ok {
+				t.Errorf("%s: field %q of %v is not in the schema", tl.Name, name, typ)
+			}
+		}
+	}
+}
+
+// jsonFields names the fields encoding/json decodes into typ.
+func jsonFields(typ reflect.Type) map[string]bool {
+	out := map[string]bool{}
+	if typ.Kind() != reflect.Struct {
+		return out
+	}
+	for _, f := range reflect.VisibleFields(typ) {
+		if !f.IsExported() || f.Anonymous {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch name {
+		case "-":
+			continue
+		case "":
+			name = f.Name
+		}
+		out[name] = true
+	}
+	return out
+}
+
+// Fails is Run that fails t unless the result is a tool error, and returns
+// its text.
+func Fails(t testing.TB, tl *tools.Tool, env *tools.Env, args string) string {
+	t.Helper()
+	res := Run(t, tl, env, args)
+	if !res.IsError {
+		t.Fatalf("%s(%s): succeeded with %q, want a tool error", tl.Name, args, res.Text)
 	}
 	return res.Text
 }

@@ -30,26 +30,23 @@ const auditQuerySchema = `{
 }`
 
 func auditQueryTool() *tools.Tool {
-	return &tools.Tool{
+	return tools.DefineVault(tools.Tool{
 		Name:        AuditQueryName,
 		Group:       Group,
 		Description: strings.TrimSpace(auditQueryDescription),
 		Schema:      json.RawMessage(auditQuerySchema),
 		Safe:        tools.AlwaysSafe,
-		Run:         tools.WithVault(AuditQueryName, auditQuery),
-	}
+	}, auditQuery)
 }
 
-func auditQuery(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
-	var in struct {
-		Since   string `json:"since"`
-		Kind    string `json:"kind"`
-		Subject string `json:"subject"`
-		Limit   int    `json:"limit"`
-	}
-	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return "", fmt.Errorf("arguments: %v", err)
-	}
+type auditQueryArgs struct {
+	Since   string `json:"since"`
+	Kind    string `json:"kind"`
+	Subject string `json:"subject"`
+	Limit   int    `json:"limit"`
+}
+
+func auditQuery(ctx context.Context, s *vault.Store, call tools.Call, in auditQueryArgs) (string, error) {
 	q := vault.AuditQuery{Profile: call.Env.Profile, Kind: in.Kind, Subject: in.Subject, Limit: in.Limit}
 	if q.Limit == 0 {
 		q.Limit = defaultAuditRows

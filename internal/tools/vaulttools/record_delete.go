@@ -22,20 +22,19 @@ var recordDeleteSchema = fmt.Sprintf(`{
 }`, recordIDSchema)
 
 func recordDeleteTool() *tools.Tool {
-	return &tools.Tool{
+	return tools.DefineVault(tools.Tool{
 		Name:        RecordDeleteName,
 		Group:       Group,
 		Description: strings.TrimSpace(recordDeleteDescription),
 		Schema:      json.RawMessage(recordDeleteSchema),
 		ConsentIn:   recordDeleteConsent,
-		Run:         tools.WithVault(RecordDeleteName, recordDelete),
-	}
+	}, recordDelete)
 }
 
 // recordDeleteConsent says what the record is, so the person knows what
 // they would lose.
 func recordDeleteConsent(call tools.Call) tools.Consent {
-	var in recordArgs
+	var in idArgs
 	_ = json.Unmarshal(call.Args, &in)
 	c := tools.Consent{Title: fmt.Sprintf("%s: %s", RecordDeleteName, in.ID),
 		Detail: fmt.Sprintf("delete record %q; this cannot be undone", in.ID)}
@@ -48,11 +47,12 @@ func recordDeleteConsent(call tools.Call) tools.Consent {
 	return c
 }
 
-func recordDelete(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
-	var in recordArgs
-	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return "", fmt.Errorf("arguments: %v", err)
-	}
+// idArgs names one record.
+type idArgs struct {
+	ID string `json:"id"`
+}
+
+func recordDelete(ctx context.Context, s *vault.Store, call tools.Call, in idArgs) (string, error) {
 	r, err := profileRecord(ctx, s, call.Env.Profile, in.ID)
 	if err != nil {
 		return "", err

@@ -29,14 +29,13 @@ var recordGetSchema = fmt.Sprintf(`{
 }`, recordIDSchema, pageMax, defaultBytes, defaultLines)
 
 func recordGetTool() *tools.Tool {
-	return &tools.Tool{
+	return tools.DefineVault(tools.Tool{
 		Name:        RecordGetName,
 		Group:       Group,
 		Description: strings.TrimSpace(recordGetDescription),
 		Schema:      json.RawMessage(recordGetSchema),
 		Safe:        tools.AlwaysSafe,
-		Run:         tools.WithVault(RecordGetName, recordGet),
-	}
+	}, recordGet)
 }
 
 type recordArgs struct {
@@ -46,11 +45,7 @@ type recordArgs struct {
 	Limit  int    `json:"limit"`
 }
 
-func recordGet(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
-	var in recordArgs
-	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return "", fmt.Errorf("arguments: %v", err)
-	}
+func recordGet(ctx context.Context, s *vault.Store, call tools.Call, in recordArgs) (string, error) {
 	r, err := profileRecord(ctx, s, call.Env.Profile, in.ID)
 	if err != nil {
 		return "", err

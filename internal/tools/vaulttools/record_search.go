@@ -28,25 +28,22 @@ const recordSearchSchema = `{
 }`
 
 func recordSearchTool() *tools.Tool {
-	return &tools.Tool{
+	return tools.DefineVault(tools.Tool{
 		Name:        RecordSearchName,
 		Group:       Group,
 		Description: strings.TrimSpace(recordSearchDescription),
 		Schema:      json.RawMessage(recordSearchSchema),
 		Safe:        tools.AlwaysSafe,
-		Run:         tools.WithVault(RecordSearchName, recordSearch),
-	}
+	}, recordSearch)
 }
 
-func recordSearch(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
-	var in struct {
-		Query string `json:"query"`
-		Kind  string `json:"kind"`
-		Limit int    `json:"limit"`
-	}
-	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return "", fmt.Errorf("arguments: %v", err)
-	}
+type recordSearchArgs struct {
+	Query string `json:"query"`
+	Kind  string `json:"kind"`
+	Limit int    `json:"limit"`
+}
+
+func recordSearch(ctx context.Context, s *vault.Store, call tools.Call, in recordSearchArgs) (string, error) {
 	if in.Limit == 0 {
 		in.Limit = 10
 	}

@@ -22,26 +22,26 @@ var secretDeleteSchema = fmt.Sprintf(`{
 }`, secretNameSchema)
 
 func secretDeleteTool() *tools.Tool {
-	return &tools.Tool{
+	return tools.DefineVault(tools.Tool{
 		Name:        SecretDeleteName,
 		Group:       Group,
 		Description: strings.TrimSpace(secretDeleteDescription),
 		Schema:      json.RawMessage(secretDeleteSchema),
 		ConsentIn: func(call tools.Call) tools.Consent {
-			var in secretArgs
+			var in nameArgs
 			_ = json.Unmarshal(call.Args, &in)
 			return tools.Consent{Title: fmt.Sprintf("%s: %s", SecretDeleteName, in.Name),
 				Detail: fmt.Sprintf("delete secret %q from profile %s; this cannot be undone", in.Name, call.Env.Profile)}
 		},
-		Run: tools.WithVault(SecretDeleteName, secretDelete),
-	}
+	}, secretDelete)
 }
 
-func secretDelete(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
-	var in secretArgs
-	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return "", fmt.Errorf("arguments: %v", err)
-	}
+// nameArgs names one secret.
+type nameArgs struct {
+	Name string `json:"name"`
+}
+
+func secretDelete(ctx context.Context, s *vault.Store, call tools.Call, in nameArgs) (string, error) {
 	if err := s.DeleteSecret(ctx, call.Env.Profile, in.Name); err != nil {
 		if vault.IsNotFound(err) {
 			return "", fmt.Errorf("no secret %q in profile %s; see %s", in.Name, call.Env.Profile, SecretListName)

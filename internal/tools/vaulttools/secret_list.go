@@ -16,17 +16,16 @@ import (
 var secretListDescription string
 
 func secretListTool() *tools.Tool {
-	return &tools.Tool{
+	return tools.DefineVault(tools.Tool{
 		Name:        SecretListName,
 		Group:       Group,
 		Description: strings.TrimSpace(secretListDescription),
 		Schema:      json.RawMessage(`{"type": "object", "properties": {}, "additionalProperties": false}`),
 		Safe:        tools.AlwaysSafe,
-		Run:         tools.WithVault(SecretListName, secretList),
-	}
+	}, secretList)
 }
 
-func secretList(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
+func secretList(ctx context.Context, s *vault.Store, call tools.Call, _ tools.NoArgs) (string, error) {
 	list, err := s.Secrets(ctx, call.Env.Profile)
 	if err != nil {
 		return "", err

@@ -32,15 +32,14 @@ var secretSetSchema = fmt.Sprintf(`{
 }`, secretNameSchema, secretValueMax)
 
 func secretSetTool() *tools.Tool {
-	return &tools.Tool{
+	return tools.DefineVault(tools.Tool{
 		Name:        SecretSetName,
 		Group:       Group,
 		Description: strings.TrimSpace(secretSetDescription),
 		Schema:      json.RawMessage(secretSetSchema),
 		Hidden:      []string{"value"},
 		ConsentIn:   secretSetConsent,
-		Run:         tools.WithVault(SecretSetName, secretSet),
-	}
+	}, secretSet)
 }
 
 type secretArgs struct {
@@ -65,11 +64,7 @@ func secretSetConsent(call tools.Call) tools.Consent {
 	}
 }
 
-func secretSet(ctx context.Context, s *vault.Store, call tools.Call) (string, error) {
-	var in secretArgs
-	if err := json.Unmarshal(call.Args, &in); err != nil {
-		return "", fmt.Errorf("arguments: %v", err)
-	}
+func secretSet(ctx context.Context, s *vault.Store, call tools.Call, in secretArgs) (string, error) {
 	if err := vault.ValidSecretName(in.Name); err != nil {
 		return "", err
 	}

@@ -165,7 +165,7 @@ func TestVaultTools_NoVault(t *testing.T) {
 	}
 }
 
-// TestSafety pins tai.md §5 for this group: reads are safe; changing
+// TestSafety pins docs/host.md §5 for this group: reads are safe; changing
 // secrets, and deleting records, always ask.
 func TestSafety(t *testing.T) {
 	want := map[string]bool{

@@ -2,7 +2,7 @@
 // secret_set, secret_delete, record_get, record_search, record_delete and
 // audit_query. Everything is scoped to the call's profile.
 //
-// Safety (tai.md §5): reading names, records and the audit trail is safe.
+// Safety (docs/host.md §5): reading names, records and the audit trail is safe.
 // Writing or deleting a secret changes what tai trusts and always asks.
 // record_delete also asks: records hold spilled tool results that the
 // conversation history points to and subagent transcripts, often the only

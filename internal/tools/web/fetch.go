@@ -38,7 +38,7 @@ type fetchArgs struct {
 // Fetch returns the web_fetch tool. A fetch only reads, so it is safe,
 // unless it sends a secret.
 func Fetch() *tools.Tool {
-	return &tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:        FetchName,
 		Description: fetchDescription,
 		Schema:      fetchSchema,
@@ -52,15 +52,10 @@ func Fetch() *tools.Tool {
 			a, _ := tools.DecodeArgs[fetchArgs](raw)
 			return consent(FetchName, http.MethodGet, a.URL, nil, "", a.Secret)
 		},
-		Run: runFetch,
-	}
+	}, runFetch)
 }
 
-func runFetch(ctx context.Context, call tools.Call) (tools.Result, error) {
-	a, err := tools.DecodeArgs[fetchArgs](call.Args)
-	if err != nil {
-		return tools.Errorf("%s: invalid arguments: %v", FetchName, err), nil
-	}
+func runFetch(ctx context.Context, call tools.Call, a fetchArgs) (tools.Result, error) {
 	header := map[string]string{"Accept": "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5"}
 	resp, value, err := exchange(ctx, call.Env, request{method: http.MethodGet, url: a.URL, header: header, secret: a.Secret})
 	if err != nil {

@@ -29,11 +29,11 @@ func call(t *testing.T, tl *tools.Tool, env *tools.Env, args string) tools.Resul
 
 func callCtx(t *testing.T, ctx context.Context, tl *tools.Tool, env *tools.Env, args string) tools.Result {
 	t.Helper()
-	res, err := tools.Invoke(ctx, tl, tools.Call{ID: "c1", Args: json.RawMessage(args), Env: env})
+	res, err := tools.Invoke(ctx, tl, tools.Call{ID: "c1", Args: json.RawMessage(args), Env: env}, tools.Via{})
 	if err != nil {
 		t.Fatalf("%s(%s): %v", tl.Name, args, err)
 	}
-	return res
+	return res.Result
 }
 
 // mustRun is call that also fails t on a tool error, returning the text.
@@ -191,11 +191,11 @@ func TestFetch_Cancel(t *testing.T) {
 		<-arrived
 		cancel()
 	}()
-	res, err := tools.Invoke(ctx, Fetch(), tools.Call{Args: json.RawMessage(urlArgs(srv.URL, "")), Env: &tools.Env{}})
+	res, err := tools.Invoke(ctx, Fetch(), tools.Call{Args: json.RawMessage(urlArgs(srv.URL, "")), Env: &tools.Env{}}, tools.Via{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantError(t, res, "GET "+srv.URL+": cancelled")
+	wantError(t, res.Result, "GET "+srv.URL+": cancelled")
 }
 
 func TestFetch_SafeOnlyWithoutSecret(t *testing.T) {

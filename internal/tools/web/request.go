@@ -48,7 +48,7 @@ func (a requestArgs) method() string {
 // Request returns the http_request tool. A request can change anything a
 // server offers, so it is never safe.
 func Request() *tools.Tool {
-	return &tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:        RequestName,
 		Description: requestDescription,
 		Schema:      requestSchema,
@@ -58,15 +58,10 @@ func Request() *tools.Tool {
 			a, _ := tools.DecodeArgs[requestArgs](raw)
 			return consent(RequestName, a.method(), a.URL, a.Headers, a.Body, a.Secret)
 		},
-		Run: runRequest,
-	}
+	}, runRequest)
 }
 
-func runRequest(ctx context.Context, call tools.Call) (tools.Result, error) {
-	a, err := tools.DecodeArgs[requestArgs](call.Args)
-	if err != nil {
-		return tools.Errorf("%s: invalid arguments: %v", RequestName, err), nil
-	}
+func runRequest(ctx context.Context, call tools.Call, a requestArgs) (tools.Result, error) {
 	r := request{method: a.method(), url: a.URL, header: a.Headers, body: a.Body, secret: a.Secret}
 	resp, value, err := exchange(ctx, call.Env, r)
 	if err != nil {

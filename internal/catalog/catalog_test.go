@@ -7,6 +7,7 @@ import (
 
 	"tai/internal/tools"
 	"tai/internal/tools/schema"
+	"tai/internal/tools/tooltest"
 )
 
 // TestNative_NamesUniqueSchemasUsable guards the catalogue as a whole: a
@@ -46,3 +47,8 @@ func TestNative_NamesAndClosedSchemas(t *testing.T) {
 		}
 	}
 }
+
+// TestNative_DeclaredWithDefine checks every native tool's schema against
+// the struct its run function decodes into: each property is a field and
+// each field a property, so a limit or a name is stated once.
+func TestNative_DeclaredWithDefine(t *testing.T) { tooltest.CheckDeclared(t, Native()) }

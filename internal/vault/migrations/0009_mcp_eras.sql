@@ -7,7 +7,7 @@ ALTER TABLE mcp_servers ADD COLUMN era TEXT NOT NULL DEFAULT '';
 -- caller, their history in sessions and history like any conversation, so
 -- they outlive the tai process and any tai serving this vault continues
 -- them. turn_owner and turn_until lease the one running turn.
-CREATE TABLE mcp_chats (
+CREATE TABLE IF NOT EXISTS mcp_chats (
     name       TEXT PRIMARY KEY,
     profile    TEXT NOT NULL,
     session    TEXT NOT NULL,

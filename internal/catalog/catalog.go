@@ -1,5 +1,7 @@
 // Package catalog assembles tai's native tool catalogue from the tool group
-// subpackages. It is the one place that lists every group.
+// subpackages of internal/tools and the mcp_* tools of internal/mcp/bridge.
+// It is the one place that lists every group, and sits above both, so no
+// tool package imports the bridge.
 package catalog
 
 import (

@@ -1,0 +1,44 @@
+package vault
+
+// Audit kinds: what a row records. `tai audit --kind K` filters on them.
+const (
+	KindTool          = "tool"      // a native tool called by the agent or a command
+	KindMCPCall       = "mcp-call"  // a bridged MCP tool called (from the agent, mcp_call or `tai mcp call`)
+	KindMCPServe      = "mcp-serve" // a native tool called by a client of `tai --serve-mcp`
+	KindMCPAdd        = "mcp-add"
+	KindMCPEnable     = "mcp-enable"
+	KindMCPDisable    = "mcp-disable"
+	KindMCPRemove     = "mcp-remove"
+	KindMCPApprove    = "mcp-approve"
+	KindMCPLogin      = "mcp-login"
+	KindGrant         = "grant"
+	KindGrantRevoke   = "grant-revoke"
+	KindSecretSet     = "secret-set"
+	KindSecretRm      = "secret-rm"
+	KindProfileUse    = "profile-use"
+	KindSettingSet    = "setting-set"
+	KindSettingUnset  = "setting-unset"
+	KindVaultSeal     = "vault-seal"
+	KindVaultUnseal   = "vault-unseal"
+	KindAuditReanchor = "audit-reanchor"
+)
+
+// Audit outcomes of a tool call. A tool's own failure, a failure to run it
+// at all and a protocol failure stay apart end to end.
+const (
+	OutcomeOK            = "ok"
+	OutcomeToolError     = "tool-error"     // the tool ran and reported an error
+	OutcomeError         = "error"          // the call could not be carried out
+	OutcomeProtocolError = "protocol-error" // an MCP server or its transport failed
+	OutcomeInvalid       = "invalid"        // the arguments failed the tool's schema; nothing ran
+	OutcomeRefused       = "refused"        // not reachable: a server not enabled, a tool withheld
+	OutcomeDenied        = "denied"         // the approval policy or the person said no
+	OutcomeRefusedSecret = "refused-secret" // a known secret on its way out, refused in every mode
+)
+
+// Origins: the door a tool call came through.
+const (
+	OriginAgent  = "agent"  // the agent loop (REPL, one-shot, subagents, served chat)
+	OriginServed = "served" // a tools/call from a client of the served endpoint
+	OriginCLI    = "cli"    // a command a person typed (`tai mcp call`)
+)
