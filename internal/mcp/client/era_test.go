@@ -238,3 +238,34 @@ func TestEra_ParamHeadersOverHTTP(t *testing.T) {
 		t.Errorf("a value with spaces at its ends went plain: %q", h.Get("Mcp-Param-Region"))
 	}
 }
+
+// A stateless server refuses with a 4xx status and the JSON-RPC error in
+// the body (the Go SDK's stateless handler answers an unknown tool with 400
+// and -32602): the caller gets the JSON-RPC error, as over any transport,
+// while a login's 401 stays an HTTP error.
+func TestEra_StatelessRefusalsAreJSONRPCErrors(t *testing.T) {
+	checkLeaks(t)
+	f := newHTTPFake(t, "stateless", false)
+	f.override = func(w http.ResponseWriter, r *http.Request, m *wire.Message) bool {
+		var p wire.CallToolParams
+		if m.Method != wire.MethodToolsCall || p.UnmarshalJSON(m.Params) != nil || p.Name == "echo" {
+			return false
+		}
+		status := map[string]int{"nope": http.StatusBadRequest, "login": http.StatusUnauthorized}[p.Name]
+		b, _ := wire.Encode(wire.NewErrorResponse(m.ID, &wire.Error{Code: wire.CodeInvalidParams, Message: "unknown tool " + p.Name}))
+		w.WriteHeader(status)
+		w.Write(b)
+		return true
+	}
+	c := connectHTTP(t, f, Options{})
+	_, err := c.CallTool(context.Background(), "nope", nil)
+	var we *wire.Error
+	var he *wire.HTTPError
+	if !errors.As(err, &we) || we.Code != wire.CodeInvalidParams || errors.As(err, &he) {
+		t.Fatalf("unknown tool: %v, want the JSON-RPC error -32602", err)
+	}
+	_, err = c.CallTool(context.Background(), "login", nil)
+	if !errors.As(err, &he) || he.Status != http.StatusUnauthorized {
+		t.Fatalf("401: %v, want an HTTP error", err)
+	}
+}

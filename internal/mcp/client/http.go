@@ -192,7 +192,11 @@ func (t *httpTransport) post(ctx context.Context, m *wire.Message, body []byte) 
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return session, httpError(resp)
+		err := httpError(resp)
+		if stateless && t.answered(m, err) {
+			return session, nil
+		}
+		return session, err
 	}
 	if id := resp.Header.Get(headerSession); id != "" && m.Method == wire.MethodInitialize && !stateless {
 		t.mu.Lock()
@@ -210,6 +214,21 @@ func unwrapURLError(err error) error {
 		return ue.Err
 	}
 	return err
+}
+
+// answered delivers, in the stateless era, a JSON-RPC error that came with
+// a 4xx status as the answer to request m: such a server refuses with a
+// status (400 for -32602, 404 for -32601) and the error in the body, and
+// the caller should see the error as it would over any transport.
+// Logins (401, 403) stay HTTP errors for the OAuth layer.
+func (t *httpTransport) answered(m *wire.Message, err error) bool {
+	var he *wire.HTTPError
+	if !errors.As(err, &he) || he.RPC == nil || he.Status < 400 || he.Status > 499 ||
+		he.Status == http.StatusUnauthorized || he.Status == http.StatusForbidden || !m.IsRequest() || he.RPCID != m.ID {
+		return false
+	}
+	t.peer.deliver(wire.NewErrorResponse(m.ID, he.RPC))
+	return true
 }
 
 // setRequestHeaders adds the stateless era's request headers, which
@@ -239,7 +258,7 @@ func httpError(resp *http.Response) error {
 		Body:            wire.Printable(string(bytes.TrimSpace(b)), 200),
 	}
 	if m, err := wire.Decode(b); err == nil && m.Error != nil {
-		he.RPC = m.Error
+		he.RPC, he.RPCID = m.Error, m.ID
 	}
 	return he
 }

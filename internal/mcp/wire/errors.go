@@ -75,10 +75,12 @@ type HTTPError struct {
 	WWWAuthenticate string
 	// Body is the start of the answer's body, made printable.
 	Body string
-	// RPC is the JSON-RPC error the body held, if it was one: a
-	// stateless-era server answers its refusals with a 4xx and such a
-	// body, and the client reads the era from its code.
-	RPC *Error
+	// RPC is the JSON-RPC error the body held, if it was one, and RPCID
+	// the id it answered: a stateless-era server answers its refusals
+	// with a 4xx and such a body, and the client reads the era from its
+	// code.
+	RPC   *Error
+	RPCID ID
 }
 
 func (e *HTTPError) Error() string {
