@@ -26,6 +26,7 @@ type fakeServer struct {
 	gathered []*wire.Message   // "gather" calls held back
 	asked    map[string]string // server request id -> answer seen
 	waiting  *wire.Message     // an "answers" call held until both arrive
+	refused  bool              // "stateless-refuse-once" refused its first discover
 }
 
 func (f *fakeServer) result(id wire.ID, v any) {
@@ -45,6 +46,8 @@ func (f *fakeServer) handle(m *wire.Message) {
 	switch {
 	case m.IsResponse():
 		f.gotAnswer(m)
+	case m.Method == wire.MethodDiscover:
+		f.discover(m)
 	case m.Method == wire.MethodInitialize:
 		f.initialize(m)
 	case m.Method == wire.MethodCancelled:
@@ -53,8 +56,10 @@ func (f *fakeServer) handle(m *wire.Message) {
 		f.stderr(fmt.Sprintf("cancelled %s: %s", p.RequestID, p.Reason))
 	case m.Method == wire.MethodPing:
 		f.result(m.ID, struct{}{})
+	case m.Method == wire.MethodToolsList && f.claimMissing(m):
 	case m.Method == wire.MethodToolsList:
 		f.listTools(m)
+	case m.Method == wire.MethodToolsCall && f.claimMissing(m):
 	case m.Method == wire.MethodToolsCall:
 		f.call(m)
 	case m.IsRequest():
@@ -70,7 +75,63 @@ func mustID(raw string) wire.ID {
 	return id
 }
 
+// stateless reports whether the script is a stateless-era server.
+func (f *fakeServer) stateless() bool { return strings.HasPrefix(f.script, "stateless") }
+
+// discover answers server/discover as the script's server would: a
+// stateless one with its result, "future" and "dual" with -32022, a
+// session-era one with -32601 (or, for "silent-discover", not at all, and
+// for "exit-on-discover" by exiting).
+func (f *fakeServer) discover(m *wire.Message) {
+	claim := wire.ReadClaim(m.Params)
+	f.stderr(fmt.Sprintf("discover %s missing %v", claim.Version, claim.Missing))
+	unsupported := func(supported ...string) {
+		data, _ := json.Marshal(wire.UnsupportedVersion{Supported: supported, Requested: claim.Version})
+		f.send(wire.NewErrorResponse(m.ID, &wire.Error{Code: wire.CodeUnsupportedProtocol, Message: "Unsupported protocol version", Data: data}))
+	}
+	switch {
+	case f.script == "future":
+		unsupported("2027-01-01")
+	case f.script == "stateless-refuse-once" && !f.refused:
+		f.refused = true
+		unsupported(wire.StatelessVersion)
+	case f.script == "dual":
+		unsupported("2025-11-25", "2025-06-18")
+	case f.script == "discover-legacy-only":
+		f.result(m.ID, map[string]any{"resultType": "complete", "supportedVersions": []string{"2025-11-25", "2025-06-18"},
+			"capabilities": map[string]any{"tools": map[string]any{}}, "ttlMs": 0, "cacheScope": "public"})
+	case f.script == "silent-discover":
+	case f.script == "exit-on-discover":
+		f.stderr("unknown request before initialize")
+		os.Exit(1)
+	case f.stateless():
+		f.result(m.ID, map[string]any{"resultType": "complete", "supportedVersions": []string{wire.StatelessVersion},
+			"capabilities": map[string]any{"tools": map[string]any{}}, "ttlMs": 0, "cacheScope": "public",
+			"_meta": map[string]any{wire.MetaServerInfo: map[string]any{"name": "fake-stateless", "version": "2"}}})
+	default:
+		f.send(wire.NewErrorResponse(m.ID, &wire.Error{Code: wire.CodeMethodNotFound, Message: "no " + m.Method}))
+	}
+}
+
+// claimMissing answers -32602 for a stateless server's request that lacks
+// the _meta claim, and reports whether it did.
+func (f *fakeServer) claimMissing(m *wire.Message) bool {
+	if !f.stateless() {
+		return false
+	}
+	if c := wire.ReadClaim(m.Params); c.Present && len(c.Missing) == 0 && c.Version == wire.StatelessVersion {
+		return false
+	}
+	f.send(wire.NewErrorResponse(m.ID, &wire.Error{Code: wire.CodeInvalidParams, Message: "no _meta claim"}))
+	return true
+}
+
 func (f *fakeServer) initialize(m *wire.Message) {
+	if f.script == "stateless-only" {
+		data, _ := json.Marshal(wire.UnsupportedVersion{Supported: []string{wire.StatelessVersion}, Requested: "2025-11-25"})
+		f.send(wire.NewErrorResponse(m.ID, &wire.Error{Code: wire.CodeUnsupportedProtocol, Message: "Unsupported protocol version", Data: data}))
+		return
+	}
 	var p wire.InitializeParams
 	json.Unmarshal(m.Params, &p)
 	f.stderr(fmt.Sprintf("client %s %s offers %s caps %s", p.ClientInfo.Name, p.ClientInfo.Version, p.ProtocolVersion, p.Capabilities))
@@ -116,6 +177,18 @@ func (f *fakeServer) listTools(m *wire.Message) {
 		page = listPage(f.script, p.Cursor)
 	case "loop-cursor":
 		page["nextCursor"] = "again"
+	case "stateless-ttl":
+		page["ttlMs"], page["cacheScope"] = 250, "public"
+	case "stateless-xh":
+		page["tools"] = []any{
+			json.RawMessage(`{"name":"echo","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},"n":{"type":"integer","x-mcp-header":"N"},"deep":{"type":"object","properties":{"on":{"type":"boolean","x-mcp-header":"On"}}},"q":{"type":"string"}}}}`),
+			json.RawMessage(`{"name":"in_items","inputSchema":{"type":"object","properties":{"l":{"type":"array","items":{"type":"string","x-mcp-header":"L"}}}}}`),
+			json.RawMessage(`{"name":"on_number","inputSchema":{"type":"object","properties":{"f":{"type":"number","x-mcp-header":"F"}}}}`),
+			json.RawMessage(`{"name":"twice","inputSchema":{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"Dup"},"b":{"type":"string","x-mcp-header":"dup"}}}}`),
+			json.RawMessage(`{"name":"colon","inputSchema":{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"A:B"}}}}`),
+		}
+	case "stateless-input":
+		page["resultType"] = "input_required"
 	case "endless":
 		page["nextCursor"] = p.Cursor + "x"
 	}

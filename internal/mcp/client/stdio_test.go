@@ -119,7 +119,7 @@ func TestStdio_ChildEnvironmentLacksSecrets(t *testing.T) {
 func TestConnect_RefusesUnfitServers(t *testing.T) {
 	tests := map[string]string{
 		"no-tools":      "lacks capabilities.tools",
-		"old-version":   `speaks MCP "2024-10-07"`,
+		"old-version":   `speaks MCP 2024-10-07; tai speaks`,
 		"invalid-reply": "invalid response",
 	}
 	for script, want := range tests {
@@ -184,7 +184,7 @@ func TestStdio_CallTimeoutSendsCancelled(t *testing.T) {
 		t.Fatalf("got %v, want a call timeout", err)
 	}
 	c.Close() // the fake reads the notification before it sees stdin close
-	want := "cancelled 2: tools/call hang: no answer within 200ms (MCP_CALL_TIMEOUT)"
+	want := "cancelled 3: tools/call hang: no answer within 200ms (MCP_CALL_TIMEOUT)"
 	if !strings.Contains(c.Stderr(), want) {
 		t.Fatalf("stderr %q lacks %q", c.Stderr(), want)
 	}
@@ -205,7 +205,7 @@ func TestStdio_ContextCancelSendsCancelled(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 	c.Close()
-	if !strings.Contains(c.Stderr(), "cancelled 2: ") {
+	if !strings.Contains(c.Stderr(), "cancelled 3: ") {
 		t.Fatalf("no cancellation reached the server: %q", c.Stderr())
 	}
 }

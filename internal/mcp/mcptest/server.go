@@ -30,6 +30,14 @@ const EnvToolsFile = "TAI_FAKE_TOOLS_FILE"
 // as they are asked for, so a huge COUNT costs the fake nothing up front.
 const EnvGenerated = "TAI_FAKE_GENERATED"
 
+// EnvStateless, set to a number of milliseconds, makes the server speak
+// only the stateless era (2026-07-28): it answers server/discover, refuses
+// initialize with -32022, gives tools/list that ttlMs, and from its second
+// tools/list on also lists a tool named "added". Set to "future", the
+// server speaks only a revision tai does not know (2027-01-01) and
+// refuses both discover and initialize with -32022.
+const EnvStateless = "TAI_FAKE_STATELESS"
+
 // ShouldServe reports whether this process was started as the fake server.
 func ShouldServe() bool { return os.Getenv(EnvServe) == "1" }
 
@@ -74,6 +82,8 @@ func Main() {
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 1<<20)
 	out := json.NewEncoder(os.Stdout)
+	ttl, stateless := os.LookupEnv(EnvStateless)
+	lists := 0
 	for in.Scan() {
 		var m struct {
 			ID     json.RawMessage `json:"id"`
@@ -89,6 +99,29 @@ func Main() {
 		}
 		reply := func(result any) {
 			out.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
+		}
+		switch {
+		case ttl == "future" && (m.Method == "server/discover" || m.Method == "initialize"):
+			out.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32022, "message": "Unsupported protocol version",
+				"data": map[string]any{"supported": []string{"2027-01-01"}, "requested": "2026-07-28"}}})
+			continue
+		case stateless && m.Method == "server/discover":
+			reply(map[string]any{"resultType": "complete", "supportedVersions": []string{"2026-07-28"},
+				"capabilities": map[string]any{"tools": map[string]any{}}, "ttlMs": 0, "cacheScope": "public"})
+			continue
+		case stateless && m.Method == "initialize":
+			out.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32022, "message": "Unsupported protocol version",
+				"data": map[string]any{"supported": []string{"2026-07-28"}, "requested": "2025-11-25"}}})
+			continue
+		case stateless && m.Method == "tools/list":
+			lists++
+			page := listPage(toolList, m.Params.Cursor)
+			if lists > 1 {
+				page["tools"] = append(page["tools"].([]map[string]any), map[string]any{"name": "added", "inputSchema": map[string]any{"type": "object"}})
+			}
+			page["ttlMs"], _ = strconv.Atoi(ttl)
+			reply(page)
+			continue
 		}
 		switch m.Method {
 		case "initialize":
