@@ -172,7 +172,11 @@ func (c *Client) probe(ctx context.Context) error {
 	if !fallsBack(err) {
 		return err
 	}
-	c.log.note("server/discover failed (" + wire.Printable(err.Error(), 120) + "); initializing")
+	why := err.Error()
+	if he := (*wire.HTTPError)(nil); errors.As(err, &he) {
+		why = fmt.Sprintf("http %d", he.Status) // its body is the server's error page
+	}
+	c.log.note("server/discover failed (" + wire.Printable(why, 120) + "); initializing")
 	return c.openWith(ctx, handshakeFor(wire.SessionEra))
 }
 
