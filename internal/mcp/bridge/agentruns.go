@@ -124,15 +124,11 @@ type callArgs struct {
 
 // callSubject names the server and tool an mcp_call reaches, so its one
 // audit row reads as a bridged tool's does.
-func callSubject(args json.RawMessage) string {
-	var in callArgs
-	_ = json.Unmarshal(args, &in)
+func callSubject(in callArgs) string {
 	return in.Server + "/" + in.Tool
 }
 
-func callToolConsent(call tools.Call) tools.Consent {
-	var in callArgs
-	_ = json.Unmarshal(call.Args, &in)
+func callToolConsent(call tools.Call, in callArgs) tools.Consent {
 	name := CallName
 	if b, err := From(call.Env); err == nil {
 		if t := b.lookupRemote(context.Background(), in.Server, in.Tool); t != nil {

@@ -57,23 +57,23 @@ func AgentTools() []*tools.Tool {
 		return json.RawMessage(`{"type":"object","properties":{` + props + `}` + req + `,"additionalProperties":false}`)
 	}
 	return []*tools.Tool{
-		tools.Define(tools.Tool{Name: AddName, Group: "mcp", Description: addDescription, ConsentIn: addConsent,
+		tools.Define(tools.Tool{Name: AddName, Group: "mcp", Description: addDescription,
 			Schema: obj(`"source":{"type":"string","description":"a pasted JSON or TOML config, an https URL, a GitHub repository link, or a stored server's name"},`+
 				`"name":{"type":"string","description":"name for the server (when the source holds one)"},`+
-				profile+`,"enable":{"type":"boolean","description":"enable it for the profile (default false)"}`, "source")}, runAdd),
+				profile+`,"enable":{"type":"boolean","description":"enable it for the profile (default false)"}`, "source")}, runAdd, tools.ConsentBy(addConsent)),
 		tools.Define(tools.Tool{Name: ListName, Group: "mcp", Description: listDescription, Safe: tools.AlwaysSafe, Schema: obj(``)}, runList),
 		tools.Define(tools.Tool{Name: EnableName, Group: "mcp", Description: enableDescription, Schema: obj(server+`,`+profile, "server")}, runEnable(true)),
 		tools.Define(tools.Tool{Name: DisableName, Group: "mcp", Description: disableDescription, Schema: obj(server+`,`+profile, "server")}, runEnable(false)),
 		tools.Define(tools.Tool{Name: RemoveName, Group: "mcp", Description: removeDescription, Schema: obj(server, "server")}, runRemove),
 		tools.Define(tools.Tool{Name: ToolsName, Group: "mcp", Description: toolsDescription, Safe: tools.AlwaysSafe,
 			Schema: obj(`"server":{"type":"string","description":"only this server (default: every server)"}`)}, runTools),
-		tools.Define(tools.Tool{Name: CallName, Group: "mcp", Description: callDescription, ConsentIn: callToolConsent,
-			AuditKind: vault.KindMCPCall, Subject: callSubject,
+		tools.Define(tools.Tool{Name: CallName, Group: "mcp", Description: callDescription, AuditKind: vault.KindMCPCall,
 			Reach: func(call tools.Call) tools.Reach { return tools.Reach{Sends: "an MCP server"} },
 			Schema: obj(server+`,"tool":{"type":"string","description":"the tool's name on that server"},`+
-				`"args":{"type":"object","description":"the tool's arguments"}`, "server", "tool")}, runCall),
-		tools.Define(tools.Tool{Name: LoginName, Group: "mcp", Description: loginDescription, ConsentIn: loginToolConsent,
-			Schema: obj(server+`,`+profile, "server")}, runLogin),
+				`"args":{"type":"object","description":"the tool's arguments"}`, "server", "tool")}, runCall,
+			tools.ConsentBy(callToolConsent), tools.SubjectBy(callSubject)),
+		tools.Define(tools.Tool{Name: LoginName, Group: "mcp", Description: loginDescription,
+			Schema: obj(server+`,`+profile, "server")}, runLogin, tools.ConsentBy(loginToolConsent)),
 	}
 }
 
@@ -102,9 +102,7 @@ func forProfile(env *tools.Env, profile string) (*Bridge, error) {
 
 // addConsent previews what mcp_add would register, so the approval screen
 // shows the exact launch before anything runs.
-func addConsent(call tools.Call) tools.Consent {
-	var in addArgs
-	_ = json.Unmarshal(call.Args, &in)
+func addConsent(call tools.Call, in addArgs) tools.Consent {
 	title := "MCP register: " + oneLine(in.Source, 80)
 	b, err := From(call.Env)
 	if err != nil {

@@ -181,7 +181,7 @@ func TestAgentPass_ReadStaysInTheRepository(t *testing.T) {
 			t.Errorf("read %s", r.Repo)
 		}
 	}
-	if !tool.IsSafe(nil) {
+	if !tool.IsSafe(tools.Call{}) {
 		t.Error("the read tool is not safe, so ask mode would stop the subagent")
 	}
 }

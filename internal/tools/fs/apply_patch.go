@@ -25,8 +25,7 @@ const applyPatchSchema = `{
 
 func applyPatchTool() *tools.Tool {
 	t := tool(ApplyPatch, applyPatchDoc, applyPatchSchema, nil)
-	t.ConsentIn = plannedConsent(ApplyPatch, planApplyPatch)
-	return tools.Define(t, runner(planApplyPatch))
+	return tools.Define(t, runner(planApplyPatch), plannedConsent(ApplyPatch, planApplyPatch))
 }
 
 type applyPatchArgs struct {

@@ -34,8 +34,7 @@ type deletePathArgs struct {
 
 func deletePathTool() *tools.Tool {
 	t := tool(DeletePath, deletePathDoc, deletePathSchema, nil)
-	t.ConsentIn = consentDeletePath
-	return tools.Define(t, runDeletePath)
+	return tools.Define(t, runDeletePath, tools.ConsentBy(consentDeletePath))
 }
 
 // target checks what a delete_path call would remove.
@@ -71,11 +70,7 @@ func planFileDelete(env *tools.Env, abs string, fi iofs.FileInfo) (*change, bool
 	return &change{tool: DeletePath, files: []*fileChange{f}}, true
 }
 
-func consentDeletePath(call tools.Call) tools.Consent {
-	a, err := tools.DecodeArgs[deletePathArgs](call.Args)
-	if err != nil {
-		return tools.Consent{Title: DeletePath, Detail: "this call will fail: arguments: " + err.Error()}
-	}
+func consentDeletePath(call tools.Call, a deletePathArgs) tools.Consent {
 	abs, fi, err := a.target(call.Env)
 	if err != nil {
 		return tools.Consent{Title: DeletePath, Detail: "this call will fail: " + err.Error()}

@@ -27,8 +27,7 @@ const editFileSchema = `{
 
 func editFileTool() *tools.Tool {
 	t := tool(EditFile, editFileDoc, editFileSchema, nil)
-	t.ConsentIn = plannedConsent(EditFile, planEditFile)
-	return tools.Define(t, runner(planEditFile))
+	return tools.Define(t, runner(planEditFile), plannedConsent(EditFile, planEditFile))
 }
 
 type editFileArgs struct {

@@ -34,7 +34,7 @@ func Tools() []*tools.Tool {
 
 // tool assembles a Tool of this group from its parts; a nil safe rule
 // means never safe.
-func tool(name, doc, schema string, safe func(json.RawMessage) bool) tools.Tool {
+func tool(name, doc, schema string, safe func(tools.Call) bool) tools.Tool {
 	return tools.Tool{
 		Name:        name,
 		Description: strings.TrimSpace(doc),

@@ -88,10 +88,10 @@ func TestTools_PublicSurface(t *testing.T) {
 		if tool.Description == "" || strings.Contains(tool.Description, "\n") || tool.Group != Group {
 			t.Errorf("%s: description must be one non-empty paragraph and group %q", tool.Name, Group)
 		}
-		if got := tool.IsSafe(json.RawMessage(`{}`)); got != readOnly[tool.Name] {
+		if got := tool.IsSafe(tools.Call{Args: json.RawMessage(`{}`)}); got != readOnly[tool.Name] {
 			t.Errorf("%s: safe = %v, want %v", tool.Name, got, readOnly[tool.Name])
 		}
-		if !readOnly[tool.Name] && tool.ConsentIn == nil {
+		if !readOnly[tool.Name] && tool.Consent == nil {
 			t.Errorf("%s writes but has no approval screen", tool.Name)
 		}
 	}

@@ -32,8 +32,7 @@ const listCap = 1000
 
 func listDirTool() *tools.Tool {
 	t := tool(ListDir, listDirDoc, listDirSchema, tools.AlwaysSafe)
-	t.Reach = tools.PathReach(".")
-	return tools.Define(t, runListDir)
+	return tools.Define(t, runListDir, tools.PathReach(".", func(a listDirArgs) string { return a.Path }))
 }
 
 type listDirArgs struct {

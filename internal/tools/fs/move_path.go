@@ -26,8 +26,7 @@ const movePathSchema = `{
 
 func movePathTool() *tools.Tool {
 	t := tool(MovePath, movePathDoc, movePathSchema, nil)
-	t.ConsentIn = plannedConsent(MovePath, planMovePath)
-	return tools.Define(t, runner(planMovePath))
+	return tools.Define(t, runner(planMovePath), plannedConsent(MovePath, planMovePath))
 }
 
 type movePathArgs struct {

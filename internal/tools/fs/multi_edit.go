@@ -39,8 +39,7 @@ const multiEditSchema = `{
 
 func multiEditTool() *tools.Tool {
 	t := tool(MultiEdit, multiEditDoc, multiEditSchema, nil)
-	t.ConsentIn = plannedConsent(MultiEdit, planMultiEdit)
-	return tools.Define(t, runner(planMultiEdit))
+	return tools.Define(t, runner(planMultiEdit), plannedConsent(MultiEdit, planMultiEdit))
 }
 
 type multiEditArgs struct {

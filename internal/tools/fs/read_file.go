@@ -41,8 +41,7 @@ const (
 
 func readFileTool() *tools.Tool {
 	t := tool(ReadFile, readFileDoc, readFileSchema, tools.AlwaysSafe)
-	t.Reach = tools.PathReach("")
-	return tools.Define(t, runReadFile)
+	return tools.Define(t, runReadFile, tools.PathReach("", func(a readFileArgs) string { return a.Path }))
 }
 
 type readFileArgs struct {

@@ -25,14 +25,13 @@ const undoEditSchema = `{
 
 func undoEditTool() *tools.Tool {
 	t := tool(UndoEdit, undoEditDoc, undoEditSchema, nil)
-	t.ConsentIn = plannedConsent(UndoEdit, func(call tools.Call, a undoArgs) (*change, string, error) { return undo(call, a, true) })
 	return tools.Define(t, func(_ context.Context, call tools.Call, a undoArgs) (tools.Result, error) {
 		_, summary, err := undo(call, a, false)
 		if err != nil {
 			return tools.Errorf("%v", err), nil
 		}
 		return tools.Text(summary), nil
-	})
+	}, plannedConsent(UndoEdit, func(call tools.Call, a undoArgs) (*change, string, error) { return undo(call, a, true) }))
 }
 
 type undoArgs struct {

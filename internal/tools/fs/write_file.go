@@ -26,8 +26,7 @@ const writeFileSchema = `{
 
 func writeFileTool() *tools.Tool {
 	t := tool(WriteFile, writeFileDoc, writeFileSchema, nil)
-	t.ConsentIn = plannedConsent(WriteFile, planWriteFile)
-	return tools.Define(t, runner(planWriteFile))
+	return tools.Define(t, runner(planWriteFile), plannedConsent(WriteFile, planWriteFile))
 }
 
 type writeFileArgs struct {

@@ -44,12 +44,7 @@ func Branch() *tools.Tool {
 		Description: branchDescription,
 		Schema:      branchSchema,
 		Group:       Group,
-		Safe: func(raw json.RawMessage) bool {
-			a, err := tools.DecodeArgs[branchArgs](raw)
-			return err == nil && (a.Action == "" || a.Action == "list")
-		},
-		ConsentIn: branchConsent,
-	}, runBranch)
+	}, runBranch, tools.SafeIf(func(a branchArgs) bool { return a.Action == "" || a.Action == "list" }), tools.ConsentBy(branchConsent))
 }
 
 // change describes what a create or switch call does, in words.
@@ -67,8 +62,7 @@ func (a branchArgs) change() string {
 	return "switch to branch " + a.Name
 }
 
-func branchConsent(call tools.Call) tools.Consent {
-	a, _ := tools.DecodeArgs[branchArgs](call.Args)
+func branchConsent(call tools.Call, a branchArgs) tools.Consent {
 	c := tools.Consent{Title: "git_branch: " + a.change()}
 	if out, err := run(context.Background(), call.Env, readTimeout, "", "status", "--short", "--branch"); err == nil {
 		c.Detail = "Now:\n" + indent(out)

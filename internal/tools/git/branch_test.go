@@ -56,7 +56,7 @@ func TestBranch_SafetyAndConsent(t *testing.T) {
 		`{"action": "create", "name": "x"}`:    false,
 		`{"action": "switch", "name": "main"}`: false,
 	} {
-		if got := tool.IsSafe(json.RawMessage(args)); got != want {
+		if got := tool.IsSafe(tools.Call{Args: json.RawMessage(args)}); got != want {
 			t.Errorf("IsSafe(%s) = %v, want %v", args, got, want)
 		}
 	}

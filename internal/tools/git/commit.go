@@ -43,14 +43,12 @@ func Commit() *tools.Tool {
 		Description: commitDescription,
 		Schema:      commitSchema,
 		Group:       Group,
-		ConsentIn:   commitConsent,
-	}, runCommit)
+	}, runCommit, tools.ConsentBy(commitConsent))
 }
 
 // commitConsent shows the message and what the commit would hold: what is
 // staged already and what this call would stage.
-func commitConsent(call tools.Call) tools.Consent {
-	a, _ := tools.DecodeArgs[commitArgs](call.Args)
+func commitConsent(call tools.Call, a commitArgs) tools.Consent {
 	subject, _, _ := strings.Cut(strings.TrimSpace(a.Message), "\n")
 	c := tools.Consent{Title: "git commit: " + subject}
 	var d strings.Builder

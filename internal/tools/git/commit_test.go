@@ -69,7 +69,7 @@ func TestCommit_ConsentShowsWhatWillBeCommitted(t *testing.T) {
 			t.Errorf("consent lacks %q:\n%s", want, c.Detail)
 		}
 	}
-	if Commit().IsSafe(json.RawMessage(`{"message": "x"}`)) {
+	if Commit().IsSafe(tools.Call{Args: json.RawMessage(`{"message": "x"}`)}) {
 		t.Error("git_commit must never be safe")
 	}
 }

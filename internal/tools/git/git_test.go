@@ -195,7 +195,7 @@ func repo0(t *testing.T) *tools.Env { return &tools.Env{Dir: t.TempDir()} }
 
 func TestReadToolsAreSafe(t *testing.T) {
 	for _, tool := range []*tools.Tool{Status(), Diff(), Log(), Show()} {
-		if !tool.IsSafe(json.RawMessage(`{}`)) {
+		if !tool.IsSafe(tools.Call{Args: json.RawMessage(`{}`)}) {
 			t.Errorf("%s is read-only; want safe", tool.Name)
 		}
 	}

@@ -31,8 +31,7 @@ func configSetTool() *tools.Tool {
 		Group:       Group,
 		Description: strings.TrimSpace(configSetDescription),
 		Schema:      json.RawMessage(configSetSchema),
-		ConsentIn:   configSetConsent,
-	}, configSet)
+	}, configSet, tools.ConsentBy(configSetConsent))
 }
 
 type setArgs struct {
@@ -40,9 +39,7 @@ type setArgs struct {
 	Value string `json:"value"`
 }
 
-func configSetConsent(call tools.Call) tools.Consent {
-	var in setArgs
-	_ = json.Unmarshal(call.Args, &in)
+func configSetConsent(call tools.Call, in setArgs) tools.Consent {
 	c := tools.Consent{Title: fmt.Sprintf("%s: %s", ConfigSetName, in.Key)}
 	if in.Value == "" {
 		c.Detail = fmt.Sprintf("remove %s from profile %s, so the default applies", in.Key, call.Env.Profile)

@@ -29,21 +29,15 @@ func profileUseTool() *tools.Tool {
 		Group:       Group,
 		Description: strings.TrimSpace(profileUseDescription),
 		Schema:      json.RawMessage(profileUseSchema),
-		ConsentIn:   profileUseConsent,
-	}, profileUse)
+	}, profileUse, tools.ConsentBy(profileUseConsent))
 }
 
 type useArgs struct {
 	Name string `json:"name"`
 }
 
-func nameArg(args json.RawMessage) string {
-	in, _ := tools.DecodeArgs[useArgs](args)
-	return in.Name
-}
-
-func profileUseConsent(call tools.Call) tools.Consent {
-	name := nameArg(call.Args)
+func profileUseConsent(call tools.Call, in useArgs) tools.Consent {
+	name := in.Name
 	c := tools.Consent{Title: fmt.Sprintf("%s: %s", ProfileUseName, name),
 		Detail: fmt.Sprintf("make %q the current profile: new tai runs use its settings, secrets, grants and MCP servers", name)}
 	if s, err := call.Env.Vault(); err == nil {

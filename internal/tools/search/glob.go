@@ -30,8 +30,7 @@ const globCap = 1000
 
 func globTool() *tools.Tool {
 	t := tool(Glob, globDoc, globSchema)
-	t.Reach = tools.PathReach(".")
-	return tools.Define(t, runGlob)
+	return tools.Define(t, runGlob, tools.PathReach(".", func(a globArgs) string { return a.Path }))
 }
 
 type globArgs struct {

@@ -31,8 +31,7 @@ const grepSchema = `{
 
 func grepTool() *tools.Tool {
 	t := tool(Grep, grepDoc, grepSchema)
-	t.Reach = tools.TreeReach(".")
-	return tools.Define(t, runGrep)
+	return tools.Define(t, runGrep, tools.TreeReach(".", func(a grepArgs) string { return a.Path }))
 }
 
 type grepArgs struct {

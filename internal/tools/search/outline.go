@@ -34,8 +34,7 @@ const (
 
 func outlineTool() *tools.Tool {
 	t := tool(Outline, outlineDoc, outlineSchema)
-	t.Reach = tools.PathReach("")
-	return tools.Define(t, runOutline)
+	return tools.Define(t, runOutline, tools.PathReach("", func(a outlineArgs) string { return a.Path }))
 }
 
 // decl is one entry of an outline.

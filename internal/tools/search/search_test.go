@@ -92,7 +92,7 @@ func TestTools_PublicSurface(t *testing.T) {
 				t.Errorf("%s: property %s has no description", tool.Name, name)
 			}
 		}
-		if !tool.IsSafe(nil) || tool.Group != Group || strings.Contains(tool.Description, "\n") {
+		if !tool.IsSafe(tools.Call{}) || tool.Group != Group || strings.Contains(tool.Description, "\n") {
 			t.Errorf("%s: must be safe, in group %s, with a one-paragraph description", tool.Name, Group)
 		}
 	}

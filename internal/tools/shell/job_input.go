@@ -48,15 +48,13 @@ func JobInput() *tools.Tool {
 		Description: jobInputDescription,
 		Schema:      jobInputSchema,
 		Group:       Group,
-		Consent: func(raw json.RawMessage) tools.Consent {
-			a, _ := tools.DecodeArgs[jobInputArgs](raw)
-			d := fmt.Sprintf("%q", a.Input)
-			if a.Close {
-				d += "\nthen close its input"
-			}
-			return tools.Consent{Title: "job_input: write to " + a.ID, Detail: d}
-		},
-	}, runJobInput)
+	}, runJobInput, tools.ConsentBy(func(_ tools.Call, a jobInputArgs) tools.Consent {
+		d := fmt.Sprintf("%q", a.Input)
+		if a.Close {
+			d += "\nthen close its input"
+		}
+		return tools.Consent{Title: "job_input: write to " + a.ID, Detail: d}
+	}))
 }
 
 func runJobInput(ctx context.Context, call tools.Call, a jobInputArgs) (tools.Result, error) {

@@ -35,11 +35,9 @@ func JobKill() *tools.Tool {
 		Description: jobKillDescription,
 		Schema:      jobKillSchema,
 		Group:       Group,
-		Consent: func(raw json.RawMessage) tools.Consent {
-			a, _ := tools.DecodeArgs[jobKillArgs](raw)
-			return tools.Consent{Title: "job_kill: stop " + a.ID, Detail: "Kills job " + a.ID + " and every process it started."}
-		},
-	}, runJobKill)
+	}, runJobKill, tools.ConsentBy(func(_ tools.Call, a jobKillArgs) tools.Consent {
+		return tools.Consent{Title: "job_kill: stop " + a.ID, Detail: "Kills job " + a.ID + " and every process it started."}
+	}))
 }
 
 func runJobKill(ctx context.Context, call tools.Call, a jobKillArgs) (tools.Result, error) {

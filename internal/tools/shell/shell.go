@@ -55,17 +55,12 @@ func Shell() *tools.Tool {
 		Description: shellDescription,
 		Schema:      shellSchema,
 		Group:       Group,
-		Safe: func(raw json.RawMessage) bool {
-			a, err := tools.DecodeArgs[shellArgs](raw)
-			return err == nil && !a.Background && ReadOnly(a.Command) == nil
-		},
-		Consent: shellConsent,
-		Reach:   shellReach,
-	}, runShell)
+	}, runShell, tools.SafeIf(shellSafe), tools.ConsentBy(shellConsent), tools.ReachBy(shellReach))
 }
 
-func shellConsent(raw json.RawMessage) tools.Consent {
-	a, _ := tools.DecodeArgs[shellArgs](raw)
+func shellSafe(a shellArgs) bool { return !a.Background && ReadOnly(a.Command) == nil }
+
+func shellConsent(_ tools.Call, a shellArgs) tools.Consent {
 	var d strings.Builder
 	d.WriteString(a.Command)
 	if a.Background {

@@ -27,15 +27,12 @@ func recordDeleteTool() *tools.Tool {
 		Group:       Group,
 		Description: strings.TrimSpace(recordDeleteDescription),
 		Schema:      json.RawMessage(recordDeleteSchema),
-		ConsentIn:   recordDeleteConsent,
-	}, recordDelete)
+	}, recordDelete, tools.ConsentBy(recordDeleteConsent))
 }
 
 // recordDeleteConsent says what the record is, so the person knows what
 // they would lose.
-func recordDeleteConsent(call tools.Call) tools.Consent {
-	var in idArgs
-	_ = json.Unmarshal(call.Args, &in)
+func recordDeleteConsent(call tools.Call, in idArgs) tools.Consent {
 	c := tools.Consent{Title: fmt.Sprintf("%s: %s", RecordDeleteName, in.ID),
 		Detail: fmt.Sprintf("delete record %q; this cannot be undone", in.ID)}
 	if s, err := call.Env.Vault(); err == nil {

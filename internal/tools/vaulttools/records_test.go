@@ -169,7 +169,7 @@ func TestRecordDelete(t *testing.T) {
 	id := putRecord(t, env, vault.DefaultProfile, "transcript", "a subagent's work")
 	del := tool(t, RecordDeleteName)
 	args := json.RawMessage(`{"id":"` + id + `"}`)
-	if del.IsSafe(args) {
+	if del.IsSafe(tools.Call{Args: args}) {
 		t.Fatal("record_delete is safe; it must ask")
 	}
 	c := del.ConsentFor(tools.Call{Args: args, Env: env})

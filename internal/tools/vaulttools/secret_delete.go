@@ -27,13 +27,10 @@ func secretDeleteTool() *tools.Tool {
 		Group:       Group,
 		Description: strings.TrimSpace(secretDeleteDescription),
 		Schema:      json.RawMessage(secretDeleteSchema),
-		ConsentIn: func(call tools.Call) tools.Consent {
-			var in nameArgs
-			_ = json.Unmarshal(call.Args, &in)
-			return tools.Consent{Title: fmt.Sprintf("%s: %s", SecretDeleteName, in.Name),
-				Detail: fmt.Sprintf("delete secret %q from profile %s; this cannot be undone", in.Name, call.Env.Profile)}
-		},
-	}, secretDelete)
+	}, secretDelete, tools.ConsentBy(func(call tools.Call, in nameArgs) tools.Consent {
+		return tools.Consent{Title: fmt.Sprintf("%s: %s", SecretDeleteName, in.Name),
+			Detail: fmt.Sprintf("delete secret %q from profile %s; this cannot be undone", in.Name, call.Env.Profile)}
+	}))
 }
 
 // nameArgs names one secret.

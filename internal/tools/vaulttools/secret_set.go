@@ -38,8 +38,7 @@ func secretSetTool() *tools.Tool {
 		Description: strings.TrimSpace(secretSetDescription),
 		Schema:      json.RawMessage(secretSetSchema),
 		Hidden:      []string{"value"},
-		ConsentIn:   secretSetConsent,
-	}, secretSet)
+	}, secretSet, tools.ConsentBy(secretSetConsent))
 }
 
 type secretArgs struct {
@@ -49,9 +48,7 @@ type secretArgs struct {
 
 // secretSetConsent names the secret and whether it replaces one; the value
 // stays off the screen.
-func secretSetConsent(call tools.Call) tools.Consent {
-	var in secretArgs
-	_ = json.Unmarshal(call.Args, &in)
+func secretSetConsent(call tools.Call, in secretArgs) tools.Consent {
 	verb := "store a new"
 	if s, err := call.Env.Vault(); err == nil {
 		if _, err := s.SecretInfo(context.Background(), call.Env.Profile, in.Name); err == nil {

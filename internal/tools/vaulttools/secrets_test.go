@@ -23,7 +23,7 @@ func TestSecretSet_ValueNeverShown(t *testing.T) {
 	set := tool(t, SecretSetName)
 	args := `{"name":"API_KEY","value":"` + secretValue + `"}`
 
-	if set.IsSafe(json.RawMessage(args)) {
+	if set.IsSafe(tools.Call{Args: json.RawMessage(args)}) {
 		t.Fatal("secret_set is safe; it must always ask")
 	}
 	c := set.ConsentFor(tools.Call{Args: json.RawMessage(args), Env: env})
@@ -82,7 +82,7 @@ func TestSecretDelete(t *testing.T) {
 	ctx := context.Background()
 	env := tooltest.Env(t)
 	del := tool(t, SecretDeleteName)
-	if del.IsSafe(json.RawMessage(`{"name":"X"}`)) {
+	if del.IsSafe(tools.Call{Args: json.RawMessage(`{"name":"X"}`)}) {
 		t.Fatal("secret_delete is safe; it must always ask")
 	}
 	if err := env.Store.SetSecret(ctx, vault.DefaultProfile, "GONE", secretValue, nil); err != nil {
@@ -173,7 +173,7 @@ func TestSafety(t *testing.T) {
 		RecordGetName: true, RecordSearchName: true, RecordDeleteName: false, AuditQueryName: true,
 	}
 	for _, tl := range Tools() {
-		if got := tl.IsSafe(json.RawMessage(`{}`)); got != want[tl.Name] {
+		if got := tl.IsSafe(tools.Call{Args: json.RawMessage(`{}`)}); got != want[tl.Name] {
 			t.Errorf("%s: safe = %v, want %v", tl.Name, got, want[tl.Name])
 		}
 	}

@@ -43,16 +43,11 @@ func Fetch() *tools.Tool {
 		Description: fetchDescription,
 		Schema:      fetchSchema,
 		Group:       Group,
-		Reach:       urlReach,
-		Safe: func(raw json.RawMessage) bool {
-			a, err := tools.DecodeArgs[fetchArgs](raw)
-			return err == nil && a.Secret == nil
-		},
-		Consent: func(raw json.RawMessage) tools.Consent {
-			a, _ := tools.DecodeArgs[fetchArgs](raw)
+	}, runFetch, urlReach(func(a fetchArgs) string { return a.URL }),
+		tools.SafeIf(func(a fetchArgs) bool { return a.Secret == nil }),
+		tools.ConsentBy(func(_ tools.Call, a fetchArgs) tools.Consent {
 			return consent(FetchName, http.MethodGet, a.URL, nil, "", a.Secret)
-		},
-	}, runFetch)
+		}))
 }
 
 func runFetch(ctx context.Context, call tools.Call, a fetchArgs) (tools.Result, error) {

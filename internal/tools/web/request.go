@@ -53,12 +53,10 @@ func Request() *tools.Tool {
 		Description: requestDescription,
 		Schema:      requestSchema,
 		Group:       Group,
-		Reach:       urlReach,
-		Consent: func(raw json.RawMessage) tools.Consent {
-			a, _ := tools.DecodeArgs[requestArgs](raw)
+	}, runRequest, urlReach(func(a requestArgs) string { return a.URL }),
+		tools.ConsentBy(func(_ tools.Call, a requestArgs) tools.Consent {
 			return consent(RequestName, a.method(), a.URL, a.Headers, a.Body, a.Secret)
-		},
-	}, runRequest)
+		}))
 }
 
 func runRequest(ctx context.Context, call tools.Call, a requestArgs) (tools.Result, error) {

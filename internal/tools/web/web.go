@@ -4,7 +4,6 @@
 package web
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -75,11 +74,7 @@ func consent(tool, method, url string, header map[string]string, body string, s 
 	return c
 }
 
-// urlReach is the Reach of both tools: the URL they request.
-func urlReach(call tools.Call) tools.Reach {
-	var a struct {
-		URL string `json:"url"`
-	}
-	_ = json.Unmarshal(call.Args, &a)
-	return tools.Reach{URLs: []string{a.URL}}
+// urlReach is the Reach rule of both tools: the URL they request.
+func urlReach[In any](url func(In) string) tools.Rule[In] {
+	return tools.ReachBy(func(_ tools.Call, a In) tools.Reach { return tools.Reach{URLs: []string{url(a)}} })
 }
