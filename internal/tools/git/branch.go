@@ -3,7 +3,6 @@ package git
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -16,24 +15,12 @@ const BranchName = "git_branch"
 //go:embed branch.md
 var branchDescription string
 
-var branchSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "action": {"type": "string", "enum": ["list", "create", "switch"], "description": "Default list."},
-    "name": {"type": "string", ` + revPattern + `, "description": "Branch to create or switch to."},
-    "start": {"type": "string", ` + revPattern + `, "description": "Where a new branch starts. Default HEAD."},
-    "create": {"type": "boolean", "description": "With switch: create the branch first."},
-    "all": {"type": "boolean", "description": "With list: include remote-tracking branches."}
-  },
-  "additionalProperties": false
-}`)
-
 type branchArgs struct {
-	Action string `json:"action"`
-	Name   string `json:"name"`
-	Start  string `json:"start"`
-	Create bool   `json:"create"`
-	All    bool   `json:"all"`
+	Action string `json:"action,omitempty" jsonschema:"Default list." enum:"list,create,switch"`
+	Name   string `json:"name,omitempty" jsonschema:"Branch to create or switch to." pattern:"^[^-\\s]\\S*$"`
+	Start  string `json:"start,omitempty" jsonschema:"Where a new branch starts. Default HEAD." pattern:"^[^-\\s]\\S*$"`
+	Create bool   `json:"create,omitempty" jsonschema:"With switch: create the branch first."`
+	All    bool   `json:"all,omitempty" jsonschema:"With list: include remote-tracking branches."`
 }
 
 // Branch returns the git_branch tool. Listing is safe; creating or
@@ -42,7 +29,6 @@ func Branch() *tools.Tool {
 	return tools.Define(tools.Tool{
 		Name:        BranchName,
 		Description: branchDescription,
-		Schema:      branchSchema,
 		Group:       Group,
 	}, runBranch, tools.SafeIf(func(a branchArgs) bool { return a.Action == "" || a.Action == "list" }), tools.ConsentBy(branchConsent))
 }

@@ -3,7 +3,6 @@ package git
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"strings"
 
 	"tai/internal/tools"
@@ -15,21 +14,10 @@ const CommitName = "git_commit"
 //go:embed commit.md
 var commitDescription string
 
-var commitSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "message": {"type": "string", "minLength": 1, "description": "The commit message: a subject line, optionally a blank line and a body."},
-    "paths": {"type": "array", "items": {"type": "string", "minLength": 1}, "maxItems": 200, "description": "Paths to stage before committing."},
-    "all": {"type": "boolean", "description": "Stage every change to tracked files before committing (like commit -a)."}
-  },
-  "required": ["message"],
-  "additionalProperties": false
-}`)
-
 type commitArgs struct {
-	Message string   `json:"message"`
-	Paths   []string `json:"paths"`
-	All     bool     `json:"all"`
+	Message string   `json:"message" jsonschema:"The commit message: a subject line, optionally a blank line and a body." minLength:"1"`
+	Paths   []string `json:"paths,omitempty" jsonschema:"Paths to stage before committing." minLength:"1" maxItems:"200"`
+	All     bool     `json:"all,omitempty" jsonschema:"Stage every change to tracked files before committing (like commit -a)."`
 }
 
 // Commit returns the git_commit tool. It changes the repository, so it is
@@ -41,7 +29,6 @@ func Commit() *tools.Tool {
 	return tools.Define(tools.Tool{
 		Name:        CommitName,
 		Description: commitDescription,
-		Schema:      commitSchema,
 		Group:       Group,
 	}, runCommit, tools.ConsentBy(commitConsent))
 }

@@ -153,8 +153,7 @@ func result(tool, out string, err error, empty string) tools.Result {
 	return tools.Text(out)
 }
 
-// Schema fragments shared by the tools.
-const (
-	pathsSchema = `{"type": "array", "items": {"type": "string", "minLength": 1}, "maxItems": 200, "description": "Limit to these paths (relative to the working directory; git pathspecs such as '*.go' work)."}`
-	revPattern  = `"pattern": "^[^-\\s]\\S*$"`
-)
+// pathsArg is the paths argument of the tools that read.
+type pathsArg struct {
+	Paths []string `json:"paths,omitempty" jsonschema:"Limit to these paths (relative to the working directory; git pathspecs such as '*.go' work)." minLength:"1" maxItems:"200"`
+}

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"strconv"
 
 	"tai/internal/tools"
@@ -18,20 +17,10 @@ var logDescription string
 
 const defaultLimit = 20
 
-var logSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "rev": {"type": "string", ` + revPattern + `, "description": "Revision to start from, or a range such as main..HEAD. Default HEAD."},
-    "paths": ` + pathsSchema + `,
-    "limit": {"type": "integer", "minimum": 1, "maximum": 500, "description": "Most commits to list. Default 20."}
-  },
-  "additionalProperties": false
-}`)
-
 type logArgs struct {
-	Rev   string   `json:"rev"`
-	Paths []string `json:"paths"`
-	Limit int      `json:"limit"`
+	Rev string `json:"rev,omitempty" jsonschema:"Revision to start from, or a range such as main..HEAD. Default HEAD." pattern:"^[^-\\s]\\S*$"`
+	pathsArg
+	Limit int `json:"limit,omitempty" jsonschema:"Most commits to list. Default 20." minimum:"1" maximum:"500"`
 }
 
 // Log returns the git_log tool. It only reads, so it is safe.
@@ -39,7 +28,6 @@ func Log() *tools.Tool {
 	return tools.Define(tools.Tool{
 		Name:        LogName,
 		Description: logDescription,
-		Schema:      logSchema,
 		Group:       Group,
 		Safe:        tools.AlwaysSafe,
 	}, runLog)

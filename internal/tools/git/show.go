@@ -3,7 +3,6 @@ package git
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 
 	"tai/internal/tools"
 )
@@ -14,20 +13,10 @@ const ShowName = "git_show"
 //go:embed show.md
 var showDescription string
 
-var showSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "rev": {"type": "string", ` + revPattern + `, "description": "Commit to show, or REV:PATH for a file at a revision. Default HEAD."},
-    "paths": ` + pathsSchema + `,
-    "stat": {"type": "boolean", "description": "Summarise files and line counts instead of the patch."}
-  },
-  "additionalProperties": false
-}`)
-
 type showArgs struct {
-	Rev   string   `json:"rev"`
-	Paths []string `json:"paths"`
-	Stat  bool     `json:"stat"`
+	Rev string `json:"rev,omitempty" jsonschema:"Commit to show, or REV:PATH for a file at a revision. Default HEAD." pattern:"^[^-\\s]\\S*$"`
+	pathsArg
+	Stat bool `json:"stat,omitempty" jsonschema:"Summarise files and line counts instead of the patch."`
 }
 
 // Show returns the git_show tool. It only reads, so it is safe.
@@ -35,7 +24,6 @@ func Show() *tools.Tool {
 	return tools.Define(tools.Tool{
 		Name:        ShowName,
 		Description: showDescription,
-		Schema:      showSchema,
 		Group:       Group,
 		Safe:        tools.AlwaysSafe,
 	}, runShow)

@@ -3,7 +3,6 @@ package git
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"strings"
 
 	"tai/internal/tools"
@@ -15,14 +14,8 @@ const StatusName = "git_status"
 //go:embed status.md
 var statusDescription string
 
-var statusSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {"paths": ` + pathsSchema + `},
-  "additionalProperties": false
-}`)
-
 type statusArgs struct {
-	Paths []string `json:"paths"`
+	pathsArg
 }
 
 // Status returns the git_status tool. It only reads, so it is safe.
@@ -30,7 +23,6 @@ func Status() *tools.Tool {
 	return tools.Define(tools.Tool{
 		Name:        StatusName,
 		Description: statusDescription,
-		Schema:      statusSchema,
 		Group:       Group,
 		Safe:        tools.AlwaysSafe,
 	}, runStatus)

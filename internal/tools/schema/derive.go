@@ -28,8 +28,9 @@ import (
 //     maxProperties. On a slice, the keywords of strings and numbers
 //     (enum, pattern, minLength, maxLength, minimum, maximum) describe each
 //     item, those of arrays the array.
-//   - A field type with a method SchemaAmend(*Node) edits what its field
-//     derived last: a value list known only at run time.
+//   - A type with a method JSONSchema() Node (a Typed) states its own
+//     schema: values known only at run time, or raw JSON kept as sent. A
+//     field's description comes before the type's own.
 //
 // A tag For does not know, a keyword on a type it does not apply to or a
 // Go type with no JSON Schema counterpart is an error: a declaration to fix.
@@ -91,19 +92,23 @@ func (p *Properties) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Amender is a field type that edits the schema its field derived.
-type Amender interface{ SchemaAmend(n *Node) }
+// Typed is a Go type that states its own schema.
+type Typed interface{ JSONSchema() Node }
 
 var (
-	amenderType = reflect.TypeFor[Amender]()
-	rawType     = reflect.TypeFor[json.RawMessage]()
-	closed      = json.RawMessage("false")
+	typedType = reflect.TypeFor[Typed]()
+	rawType   = reflect.TypeFor[json.RawMessage]()
+	closed    = json.RawMessage("false")
 )
 
 // node derives the schema of a value of type t, before any field's tags.
 func node(t reflect.Type) (*Node, error) {
+	if t.Implements(typedType) {
+		n := reflect.Zero(t).Interface().(Typed).JSONSchema()
+		return &n, nil
+	}
 	if t == rawType {
-		return nil, fmt.Errorf("json.RawMessage has no schema: use map[string]any for any object")
+		return nil, fmt.Errorf("json.RawMessage has no schema: use a Typed type (tools.RawObject)")
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
@@ -175,8 +180,7 @@ func hasOption(opts, want string) bool { return slices.Contains(strings.Split(op
 var tagged = []string{"jsonschema", "enum", "pattern", "minLength", "maxLength",
 	"minimum", "maximum", "minItems", "maxItems", "maxProperties"}
 
-// field derives one field's schema: its type's, then its tags, then its
-// type's amendment.
+// field derives one field's schema: its type's, then its tags.
 func field(f reflect.StructField) (*Node, error) {
 	n, err := node(f.Type)
 	if err != nil {
@@ -193,9 +197,6 @@ func field(f reflect.StructField) (*Node, error) {
 		if err := apply(n, key, v); err != nil {
 			return nil, fmt.Errorf("tag %s:%q: %w", key, v, err)
 		}
-	}
-	if f.Type.Implements(amenderType) {
-		reflect.Zero(f.Type).Interface().(Amender).SchemaAmend(n)
 	}
 	return n, nil
 }
@@ -242,7 +243,7 @@ func apply(n *Node, key, v string) error {
 	var err error
 	switch key {
 	case "jsonschema":
-		target.Description = v
+		target.Description = strings.TrimSpace(v + " " + target.Description)
 	case "enum":
 		target.Enum = strings.Split(v, ",")
 	case "pattern":

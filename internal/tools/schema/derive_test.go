@@ -18,9 +18,8 @@ type derivedItem struct {
 
 type derivedKind string
 
-func (derivedKind) SchemaAmend(n *Node) {
-	n.Enum = []string{"a", "b"}
-	n.Description += " One of a, b."
+func (derivedKind) JSONSchema() Node {
+	return Node{Type: "string", Enum: []string{"a", "b"}, Description: "One of a, b."}
 }
 
 type derivedArgs struct {
