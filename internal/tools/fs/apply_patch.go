@@ -14,22 +14,12 @@ const ApplyPatch = "apply_patch"
 //go:embed apply_patch.md
 var applyPatchDoc string
 
-const applyPatchSchema = `{
-  "type": "object",
-  "properties": {
-    "patch": {"type": "string", "minLength": 1, "description": "A unified diff touching one or more files."}
-  },
-  "required": ["patch"],
-  "additionalProperties": false
-}`
-
 func applyPatchTool() *tools.Tool {
-	t := tool(ApplyPatch, applyPatchDoc, applyPatchSchema, nil)
-	return tools.Define(t, runner(planApplyPatch), plannedConsent(ApplyPatch, planApplyPatch))
+	return tools.Define(tool(ApplyPatch, applyPatchDoc, nil), runner(planApplyPatch), plannedConsent(ApplyPatch, planApplyPatch))
 }
 
 type applyPatchArgs struct {
-	Patch string `json:"patch"`
+	Patch string `json:"patch" jsonschema:"A unified diff touching one or more files." minLength:"1"`
 }
 
 func planApplyPatch(call tools.Call, a applyPatchArgs) (*change, string, error) {

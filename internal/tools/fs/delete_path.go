@@ -17,24 +17,13 @@ const DeletePath = "delete_path"
 //go:embed delete_path.md
 var deletePathDoc string
 
-const deletePathSchema = `{
-  "type": "object",
-  "properties": {
-    "path": {"type": "string", "minLength": 1, "description": "File or directory to delete, absolute or relative to the working directory."},
-    "recursive": {"type": "boolean", "description": "Required to delete a directory that is not empty, with everything in it. Default false."}
-  },
-  "required": ["path"],
-  "additionalProperties": false
-}`
-
 type deletePathArgs struct {
-	Path      string `json:"path"`
-	Recursive bool   `json:"recursive"`
+	Path      string `json:"path" jsonschema:"File or directory to delete, absolute or relative to the working directory." minLength:"1"`
+	Recursive bool   `json:"recursive,omitempty" jsonschema:"Required to delete a directory that is not empty, with everything in it. Default false."`
 }
 
 func deletePathTool() *tools.Tool {
-	t := tool(DeletePath, deletePathDoc, deletePathSchema, nil)
-	return tools.Define(t, runDeletePath, tools.ConsentBy(consentDeletePath))
+	return tools.Define(tool(DeletePath, deletePathDoc, nil), runDeletePath, tools.ConsentBy(consentDeletePath))
 }
 
 // target checks what a delete_path call would remove.

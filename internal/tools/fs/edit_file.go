@@ -13,25 +13,12 @@ const EditFile = "edit_file"
 //go:embed edit_file.md
 var editFileDoc string
 
-const editFileSchema = `{
-  "type": "object",
-  "properties": {
-    "path": {"type": "string", "minLength": 1, "description": "File to edit, absolute or relative to the working directory."},
-    "old_string": {"type": "string", "minLength": 1, "description": "Exact text to replace."},
-    "new_string": {"type": "string", "description": "Text to put in its place."},
-    "replace_all": {"type": "boolean", "description": "Replace every occurrence instead of requiring exactly one. Default false."}
-  },
-  "required": ["path", "old_string", "new_string"],
-  "additionalProperties": false
-}`
-
 func editFileTool() *tools.Tool {
-	t := tool(EditFile, editFileDoc, editFileSchema, nil)
-	return tools.Define(t, runner(planEditFile), plannedConsent(EditFile, planEditFile))
+	return tools.Define(tool(EditFile, editFileDoc, nil), runner(planEditFile), plannedConsent(EditFile, planEditFile))
 }
 
 type editFileArgs struct {
-	Path string `json:"path"`
+	Path string `json:"path" jsonschema:"File to edit, absolute or relative to the working directory." minLength:"1"`
 	replacement
 }
 

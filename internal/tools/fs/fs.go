@@ -4,9 +4,6 @@
 package fs
 
 import (
-	"encoding/json"
-	"strings"
-
 	"tai/internal/tools"
 )
 
@@ -34,12 +31,6 @@ func Tools() []*tools.Tool {
 
 // tool assembles a Tool of this group from its parts; a nil safe rule
 // means never safe.
-func tool(name, doc, schema string, safe func(tools.Call) bool) tools.Tool {
-	return tools.Tool{
-		Name:        name,
-		Description: strings.TrimSpace(doc),
-		Schema:      json.RawMessage(schema),
-		Group:       Group,
-		Safe:        safe,
-	}
+func tool(name, doc string, safe func(tools.Call) bool) tools.Tool {
+	return tools.Tool{Name: name, Description: doc, Group: Group, Safe: safe}
 }

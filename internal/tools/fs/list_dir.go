@@ -19,24 +19,15 @@ const ListDir = "list_dir"
 //go:embed list_dir.md
 var listDirDoc string
 
-const listDirSchema = `{
-  "type": "object",
-  "properties": {
-    "path": {"type": "string", "description": "Directory to list, absolute or relative to the working directory. Default \".\"."}
-  },
-  "additionalProperties": false
-}`
-
 // listCap bounds the entries listed.
 const listCap = 1000
 
 func listDirTool() *tools.Tool {
-	t := tool(ListDir, listDirDoc, listDirSchema, tools.AlwaysSafe)
-	return tools.Define(t, runListDir, tools.PathReach(".", func(a listDirArgs) string { return a.Path }))
+	return tools.Define(tool(ListDir, listDirDoc, tools.AlwaysSafe), runListDir, tools.PathReach(".", func(a listDirArgs) string { return a.Path }))
 }
 
 type listDirArgs struct {
-	Path string `json:"path"`
+	Path string `json:"path,omitempty" jsonschema:"Directory to list, absolute or relative to the working directory. Default \".\"."`
 }
 
 func runListDir(_ context.Context, call tools.Call, a listDirArgs) (tools.Result, error) {

@@ -14,24 +14,13 @@ const MovePath = "move_path"
 //go:embed move_path.md
 var movePathDoc string
 
-const movePathSchema = `{
-  "type": "object",
-  "properties": {
-    "from": {"type": "string", "minLength": 1, "description": "File or directory to move."},
-    "to": {"type": "string", "minLength": 1, "description": "Its new path; must not exist yet."}
-  },
-  "required": ["from", "to"],
-  "additionalProperties": false
-}`
-
 func movePathTool() *tools.Tool {
-	t := tool(MovePath, movePathDoc, movePathSchema, nil)
-	return tools.Define(t, runner(planMovePath), plannedConsent(MovePath, planMovePath))
+	return tools.Define(tool(MovePath, movePathDoc, nil), runner(planMovePath), plannedConsent(MovePath, planMovePath))
 }
 
 type movePathArgs struct {
-	From string `json:"from"`
-	To   string `json:"to"`
+	From string `json:"from" jsonschema:"File or directory to move." minLength:"1"`
+	To   string `json:"to" jsonschema:"Its new path; must not exist yet." minLength:"1"`
 }
 
 func planMovePath(call tools.Call, a movePathArgs) (*change, string, error) {

@@ -13,38 +13,13 @@ const MultiEdit = "multi_edit"
 //go:embed multi_edit.md
 var multiEditDoc string
 
-const multiEditSchema = `{
-  "type": "object",
-  "properties": {
-    "path": {"type": "string", "minLength": 1, "description": "File to edit, absolute or relative to the working directory."},
-    "edits": {
-      "type": "array",
-      "minItems": 1,
-      "description": "Replacements, applied in order.",
-      "items": {
-        "type": "object",
-        "properties": {
-          "old_string": {"type": "string", "minLength": 1, "description": "Exact text to replace."},
-          "new_string": {"type": "string", "description": "Text to put in its place."},
-          "replace_all": {"type": "boolean", "description": "Replace every occurrence. Default false."}
-        },
-        "required": ["old_string", "new_string"],
-        "additionalProperties": false
-      }
-    }
-  },
-  "required": ["path", "edits"],
-  "additionalProperties": false
-}`
-
 func multiEditTool() *tools.Tool {
-	t := tool(MultiEdit, multiEditDoc, multiEditSchema, nil)
-	return tools.Define(t, runner(planMultiEdit), plannedConsent(MultiEdit, planMultiEdit))
+	return tools.Define(tool(MultiEdit, multiEditDoc, nil), runner(planMultiEdit), plannedConsent(MultiEdit, planMultiEdit))
 }
 
 type multiEditArgs struct {
-	Path  string        `json:"path"`
-	Edits []replacement `json:"edits"`
+	Path  string        `json:"path" jsonschema:"File to edit, absolute or relative to the working directory." minLength:"1"`
+	Edits []replacement `json:"edits" jsonschema:"Replacements, applied in order." minItems:"1"`
 }
 
 func planMultiEdit(call tools.Call, a multiEditArgs) (*change, string, error) {

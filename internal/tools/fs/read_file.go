@@ -22,17 +22,6 @@ const ReadFile = "read_file"
 //go:embed read_file.md
 var readFileDoc string
 
-const readFileSchema = `{
-  "type": "object",
-  "properties": {
-    "path": {"type": "string", "minLength": 1, "description": "File to read, absolute or relative to the working directory."},
-    "offset": {"type": "integer", "minimum": 1, "description": "First line to return, counting from 1. Default 1."},
-    "limit": {"type": "integer", "minimum": 1, "description": "Most lines to return. Default 2000."}
-  },
-  "required": ["path"],
-  "additionalProperties": false
-}`
-
 const (
 	defaultLimit = 2000
 	lineCap      = 2000    // bytes of one line shown
@@ -40,14 +29,13 @@ const (
 )
 
 func readFileTool() *tools.Tool {
-	t := tool(ReadFile, readFileDoc, readFileSchema, tools.AlwaysSafe)
-	return tools.Define(t, runReadFile, tools.PathReach("", func(a readFileArgs) string { return a.Path }))
+	return tools.Define(tool(ReadFile, readFileDoc, tools.AlwaysSafe), runReadFile, tools.PathReach("", func(a readFileArgs) string { return a.Path }))
 }
 
 type readFileArgs struct {
-	Path   string `json:"path"`
-	Offset int    `json:"offset"`
-	Limit  int    `json:"limit"`
+	Path   string `json:"path" jsonschema:"File to read, absolute or relative to the working directory." minLength:"1"`
+	Offset int    `json:"offset,omitempty" jsonschema:"First line to return, counting from 1. Default 1." minimum:"1"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"Most lines to return. Default 2000." minimum:"1"`
 }
 
 func runReadFile(ctx context.Context, call tools.Call, a readFileArgs) (tools.Result, error) {

@@ -8,9 +8,9 @@ import (
 
 // replacement is one old_string/new_string edit.
 type replacement struct {
-	Old string `json:"old_string"`
-	New string `json:"new_string"`
-	All bool   `json:"replace_all"`
+	Old string `json:"old_string" jsonschema:"Exact text to replace." minLength:"1"`
+	New string `json:"new_string" jsonschema:"Text to put in its place."`
+	All bool   `json:"replace_all,omitempty" jsonschema:"Replace every occurrence instead of requiring exactly one. Default false."`
 }
 
 // apply performs r on data (the text of file name) and returns the result

@@ -15,17 +15,8 @@ const UndoEdit = "undo_edit"
 //go:embed undo_edit.md
 var undoEditDoc string
 
-const undoEditSchema = `{
-  "type": "object",
-  "properties": {
-    "path": {"type": "string", "minLength": 1, "description": "Undo the last change to this file only. Default: the last change of all."}
-  },
-  "additionalProperties": false
-}`
-
 func undoEditTool() *tools.Tool {
-	t := tool(UndoEdit, undoEditDoc, undoEditSchema, nil)
-	return tools.Define(t, func(_ context.Context, call tools.Call, a undoArgs) (tools.Result, error) {
+	return tools.Define(tool(UndoEdit, undoEditDoc, nil), func(_ context.Context, call tools.Call, a undoArgs) (tools.Result, error) {
 		_, summary, err := undo(call, a, false)
 		if err != nil {
 			return tools.Errorf("%v", err), nil
@@ -35,7 +26,7 @@ func undoEditTool() *tools.Tool {
 }
 
 type undoArgs struct {
-	Path string `json:"path"`
+	Path string `json:"path,omitempty" jsonschema:"Undo the last change to this file only. Default: the last change of all." minLength:"1"`
 }
 
 func undo(call tools.Call, a undoArgs, preview bool) (*change, string, error) {

@@ -14,24 +14,13 @@ const WriteFile = "write_file"
 //go:embed write_file.md
 var writeFileDoc string
 
-const writeFileSchema = `{
-  "type": "object",
-  "properties": {
-    "path": {"type": "string", "minLength": 1, "description": "File to write, absolute or relative to the working directory."},
-    "content": {"type": "string", "description": "The file's complete new content."}
-  },
-  "required": ["path", "content"],
-  "additionalProperties": false
-}`
-
 func writeFileTool() *tools.Tool {
-	t := tool(WriteFile, writeFileDoc, writeFileSchema, nil)
-	return tools.Define(t, runner(planWriteFile), plannedConsent(WriteFile, planWriteFile))
+	return tools.Define(tool(WriteFile, writeFileDoc, nil), runner(planWriteFile), plannedConsent(WriteFile, planWriteFile))
 }
 
 type writeFileArgs struct {
-	Path    string `json:"path"`
-	Content string `json:"content"`
+	Path    string `json:"path" jsonschema:"File to write, absolute or relative to the working directory." minLength:"1"`
+	Content string `json:"content" jsonschema:"The file's complete new content."`
 }
 
 func planWriteFile(call tools.Call, a writeFileArgs) (*change, string, error) {
