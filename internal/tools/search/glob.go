@@ -15,27 +15,16 @@ const Glob = "glob"
 //go:embed glob.md
 var globDoc string
 
-const globSchema = `{
-  "type": "object",
-  "properties": {
-    "pattern": {"type": "string", "minLength": 1, "description": "Glob in .gitignore syntax, e.g. \"*.go\" or \"src/**/*.ts\"."},
-    "path": {"type": "string", "description": "Directory to search, absolute or relative to the working directory. Default \".\"."}
-  },
-  "required": ["pattern"],
-  "additionalProperties": false
-}`
-
 // globCap bounds the paths listed.
 const globCap = 1000
 
 func globTool() *tools.Tool {
-	t := tool(Glob, globDoc, globSchema)
-	return tools.Define(t, runGlob, tools.PathReach(".", func(a globArgs) string { return a.Path }))
+	return tools.Define(tool(Glob, globDoc), runGlob, tools.PathReach(".", func(a globArgs) string { return a.Path }))
 }
 
 type globArgs struct {
-	Pattern string `json:"pattern"`
-	Path    string `json:"path"`
+	Pattern string `json:"pattern" jsonschema:"Glob in .gitignore syntax, e.g. \"*.go\" or \"src/**/*.ts\"." minLength:"1"`
+	Path    string `json:"path,omitempty" jsonschema:"Directory to search, absolute or relative to the working directory. Default \".\"."`
 }
 
 func runGlob(ctx context.Context, call tools.Call, a globArgs) (tools.Result, error) {

@@ -17,15 +17,6 @@ const Outline = "outline"
 //go:embed outline.md
 var outlineDoc string
 
-const outlineSchema = `{
-  "type": "object",
-  "properties": {
-    "path": {"type": "string", "minLength": 1, "description": "Source file, absolute or relative to the working directory."}
-  },
-  "required": ["path"],
-  "additionalProperties": false
-}`
-
 // Caps of an outline: the file size parsed and the entries listed.
 const (
 	outlineFileCap = 10 << 20
@@ -33,8 +24,7 @@ const (
 )
 
 func outlineTool() *tools.Tool {
-	t := tool(Outline, outlineDoc, outlineSchema)
-	return tools.Define(t, runOutline, tools.PathReach("", func(a outlineArgs) string { return a.Path }))
+	return tools.Define(tool(Outline, outlineDoc), runOutline, tools.PathReach("", func(a outlineArgs) string { return a.Path }))
 }
 
 // decl is one entry of an outline.
@@ -44,7 +34,7 @@ type decl struct {
 }
 
 type outlineArgs struct {
-	Path string `json:"path"`
+	Path string `json:"path" jsonschema:"Source file, absolute or relative to the working directory." minLength:"1"`
 }
 
 func runOutline(_ context.Context, call tools.Call, a outlineArgs) (tools.Result, error) {

@@ -5,10 +5,8 @@
 package search
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
-	"strings"
 
 	"tai/internal/tools"
 )
@@ -24,14 +22,8 @@ func Tools() []*tools.Tool {
 	return []*tools.Tool{globTool(), grepTool(), outlineTool()}
 }
 
-func tool(name, doc, schema string) tools.Tool {
-	return tools.Tool{
-		Name:        name,
-		Description: strings.TrimSpace(doc),
-		Schema:      json.RawMessage(schema),
-		Group:       Group,
-		Safe:        tools.AlwaysSafe,
-	}
+func tool(name, doc string) tools.Tool {
+	return tools.Tool{Name: name, Description: doc, Group: Group, Safe: tools.AlwaysSafe}
 }
 
 // searchRoot resolves the directory a search starts from, or explains why
