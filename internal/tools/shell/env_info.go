@@ -3,7 +3,6 @@ package shell
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -21,8 +20,6 @@ const EnvInfoName = "env_info"
 //go:embed env_info.md
 var envInfoDescription string
 
-var envInfoSchema = json.RawMessage(`{"type": "object", "properties": {}, "additionalProperties": false}`)
-
 // devTools are the programs env_info looks for on PATH.
 var devTools = []string{
 	"git", "rg", "make", "go", "gcc", "cc", "node", "npm", "npx", "python3",
@@ -34,7 +31,6 @@ func EnvInfo() *tools.Tool {
 	return tools.Define(tools.Tool{
 		Name:        EnvInfoName,
 		Description: envInfoDescription,
-		Schema:      envInfoSchema,
 		Group:       Group,
 		Safe:        tools.AlwaysSafe,
 	}, runEnvInfo)

@@ -3,7 +3,6 @@ package shell
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -23,21 +22,10 @@ var jobInputDescription string
 // inputWait bounds a write to a job that does not read its input.
 const inputWait = 10 * time.Second
 
-var jobInputSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "id": {"type": "string", "pattern": "^job[0-9]+$", "description": "The job id that shell returned."},
-    "input": {"type": "string", "maxLength": 65536, "description": "Text to write to the job's stdin, as is."},
-    "close": {"type": "boolean", "description": "Close the job's stdin after writing."}
-  },
-  "required": ["id"],
-  "additionalProperties": false
-}`)
-
 type jobInputArgs struct {
-	ID    string `json:"id"`
-	Input string `json:"input"`
-	Close bool   `json:"close"`
+	jobID
+	Input string `json:"input,omitempty" jsonschema:"Text to write to the job's stdin, as is." maxLength:"65536"`
+	Close bool   `json:"close,omitempty" jsonschema:"Close the job's stdin after writing."`
 }
 
 // JobInput returns the job_input tool. Input can make a program do
@@ -46,7 +34,6 @@ func JobInput() *tools.Tool {
 	return tools.Define(tools.Tool{
 		Name:        JobInputName,
 		Description: jobInputDescription,
-		Schema:      jobInputSchema,
 		Group:       Group,
 	}, runJobInput, tools.ConsentBy(func(_ tools.Call, a jobInputArgs) tools.Consent {
 		d := fmt.Sprintf("%q", a.Input)

@@ -3,7 +3,6 @@ package shell
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 
 	"tai/internal/tools"
 )
@@ -14,17 +13,13 @@ const JobKillName = "job_kill"
 //go:embed job_kill.md
 var jobKillDescription string
 
-var jobKillSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "id": {"type": "string", "pattern": "^job[0-9]+$", "description": "The job id that shell returned."}
-  },
-  "required": ["id"],
-  "additionalProperties": false
-}`)
+// jobID names the job a call acts on.
+type jobID struct {
+	ID string `json:"id" jsonschema:"The job id that shell returned." pattern:"^job[0-9]+$"`
+}
 
 type jobKillArgs struct {
-	ID string `json:"id"`
+	jobID
 }
 
 // JobKill returns the job_kill tool. Stopping a process midway changes
@@ -33,7 +28,6 @@ func JobKill() *tools.Tool {
 	return tools.Define(tools.Tool{
 		Name:        JobKillName,
 		Description: jobKillDescription,
-		Schema:      jobKillSchema,
 		Group:       Group,
 	}, runJobKill, tools.ConsentBy(func(_ tools.Call, a jobKillArgs) tools.Consent {
 		return tools.Consent{Title: "job_kill: stop " + a.ID, Detail: "Kills job " + a.ID + " and every process it started."}

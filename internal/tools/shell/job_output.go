@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"strings"
 	"time"
 
@@ -18,20 +17,10 @@ const JobOutputName = "job_output"
 //go:embed job_output.md
 var jobOutputDescription string
 
-var jobOutputSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "id": {"type": "string", "pattern": "^job[0-9]+$", "description": "The job id that shell returned. Omit to list the jobs."},
-    "wait": {"type": "integer", "minimum": 0, "maximum": 600, "description": "Seconds to wait for the job to end (or for until to appear) before answering. Default 0."},
-    "until": {"type": "string", "minLength": 1, "description": "With wait: answer as soon as the new output contains this text."}
-  },
-  "additionalProperties": false
-}`)
-
 type jobOutputArgs struct {
-	ID    string `json:"id"`
-	Wait  int    `json:"wait"`
-	Until string `json:"until"`
+	ID    string `json:"id,omitempty" jsonschema:"The job id that shell returned. Omit to list the jobs." pattern:"^job[0-9]+$"`
+	Wait  int    `json:"wait,omitempty" jsonschema:"Seconds to wait for the job to end (or for until to appear) before answering. Default 0." minimum:"0" maximum:"600"`
+	Until string `json:"until,omitempty" jsonschema:"With wait: answer as soon as the new output contains this text." minLength:"1"`
 }
 
 // JobOutput returns the job_output tool. It only reads, so it is safe.
@@ -39,7 +28,6 @@ func JobOutput() *tools.Tool {
 	return tools.Define(tools.Tool{
 		Name:        JobOutputName,
 		Description: jobOutputDescription,
-		Schema:      jobOutputSchema,
 		Group:       Group,
 		Safe:        tools.AlwaysSafe,
 	}, runJobOutput)

@@ -3,7 +3,6 @@ package shell
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -29,21 +28,10 @@ const (
 	progressCap    = 1 << 20
 )
 
-var shellSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "command": {"type": "string", "minLength": 1, "description": "The command line, run by /bin/sh -c."},
-    "timeout": {"type": "integer", "minimum": 1, "maximum": 600, "description": "Seconds until the command's process group is killed. Default 120; background jobs have no limit unless this is given."},
-    "background": {"type": "boolean", "description": "Start the command as a job and answer at once with its id."}
-  },
-  "required": ["command"],
-  "additionalProperties": false
-}`)
-
 type shellArgs struct {
-	Command    string `json:"command"`
-	Timeout    int    `json:"timeout"`
-	Background bool   `json:"background"`
+	Command    string `json:"command" jsonschema:"The command line, run by /bin/sh -c." minLength:"1"`
+	Timeout    int    `json:"timeout,omitempty" jsonschema:"Seconds until the command's process group is killed. Default 120; background jobs have no limit unless this is given." minimum:"1" maximum:"600"`
+	Background bool   `json:"background,omitempty" jsonschema:"Start the command as a job and answer at once with its id."`
 }
 
 // Shell returns the shell tool. A call is safe only when it runs in the
@@ -53,7 +41,6 @@ func Shell() *tools.Tool {
 	return tools.Define(tools.Tool{
 		Name:        ShellName,
 		Description: shellDescription,
-		Schema:      shellSchema,
 		Group:       Group,
 	}, runShell, tools.SafeIf(shellSafe), tools.ConsentBy(shellConsent), tools.ReachBy(shellReach))
 }
