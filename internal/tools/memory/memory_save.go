@@ -3,7 +3,6 @@ package memory
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -15,29 +14,18 @@ import (
 //go:embed memory_save.md
 var saveDescription string
 
-const saveSchema = `{
-  "type": "object",
-  "properties": {
-    "text": {"type": "string", "minLength": 1, "maxLength": 4000, "description": "The note, self-contained: it will be read without this conversation."},
-    "tags": {"type": "array", "maxItems": 10, "items": {"type": "string", "pattern": "^[^\\s,]{1,40}$"}, "description": "Optional keywords, each one word without spaces or commas, e.g. [\"build\", \"tai\"]."}
-  },
-  "required": ["text"],
-  "additionalProperties": false
-}`
-
 func saveTool() *tools.Tool {
 	return tools.DefineVault(tools.Tool{
 		Name:        SaveName,
 		Group:       Group,
 		Description: strings.TrimSpace(saveDescription),
-		Schema:      json.RawMessage(saveSchema),
 		Safe:        tools.AlwaysSafe,
 	}, save)
 }
 
 type saveArgs struct {
-	Text string   `json:"text"`
-	Tags []string `json:"tags"`
+	Text string   `json:"text" jsonschema:"The note, self-contained: it will be read without this conversation." minLength:"1" maxLength:"4000"`
+	Tags []string `json:"tags,omitempty" jsonschema:"Optional keywords, each one word without spaces or commas, e.g. [\"build\", \"tai\"]." pattern:"^[^\\s,]{1,40}$" maxItems:"10"`
 }
 
 func save(ctx context.Context, s *vault.Store, call tools.Call, in saveArgs) (string, error) {

@@ -3,7 +3,6 @@ package memory
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -20,29 +19,18 @@ var searchDescription string
 // defaultLimit is how many memories a search returns unless told.
 const defaultLimit = 10
 
-const searchSchema = `{
-  "type": "object",
-  "properties": {
-    "query": {"type": "string", "minLength": 1, "maxLength": 500, "description": "Words to look for, e.g. \"build test command\"."},
-    "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": "Most memories to return. Default 10."}
-  },
-  "required": ["query"],
-  "additionalProperties": false
-}`
-
 func searchTool() *tools.Tool {
 	return tools.DefineVault(tools.Tool{
 		Name:        SearchName,
 		Group:       Group,
 		Description: strings.TrimSpace(searchDescription),
-		Schema:      json.RawMessage(searchSchema),
 		Safe:        tools.AlwaysSafe,
 	}, search)
 }
 
 type searchArgs struct {
-	Query string `json:"query"`
-	Limit int    `json:"limit"`
+	Query string `json:"query" jsonschema:"Words to look for, e.g. \"build test command\"." minLength:"1" maxLength:"500"`
+	Limit int    `json:"limit,omitempty" jsonschema:"Most memories to return. Default 10." minimum:"1" maximum:"50"`
 }
 
 func search(ctx context.Context, s *vault.Store, call tools.Call, in searchArgs) (string, error) {

@@ -3,7 +3,6 @@ package plan
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"strings"
 
 	"tai/internal/tools"
@@ -18,7 +17,6 @@ func readTool() *tools.Tool {
 		Name:        ReadName,
 		Group:       Group,
 		Description: strings.TrimSpace(readDescription),
-		Schema:      json.RawMessage(`{"type": "object", "properties": {}, "additionalProperties": false}`),
 		Safe:        tools.AlwaysSafe,
 	}, read)
 }

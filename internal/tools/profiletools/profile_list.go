@@ -3,7 +3,6 @@ package profiletools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -19,7 +18,6 @@ func profileListTool() *tools.Tool {
 		Name:        ProfileListName,
 		Group:       Group,
 		Description: strings.TrimSpace(profileListDescription),
-		Schema:      json.RawMessage(`{"type": "object", "properties": {}, "additionalProperties": false}`),
 		Safe:        tools.AlwaysSafe,
 	}, profileList)
 }

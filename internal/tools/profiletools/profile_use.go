@@ -3,7 +3,6 @@ package profiletools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -14,26 +13,16 @@ import (
 //go:embed profile_use.md
 var profileUseDescription string
 
-const profileUseSchema = `{
-  "type": "object",
-  "properties": {
-    "name": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$", "description": "The profile, as profile_list names it."}
-  },
-  "required": ["name"],
-  "additionalProperties": false
-}`
-
 func profileUseTool() *tools.Tool {
 	return tools.DefineVault(tools.Tool{
 		Name:        ProfileUseName,
 		Group:       Group,
 		Description: strings.TrimSpace(profileUseDescription),
-		Schema:      json.RawMessage(profileUseSchema),
 	}, profileUse, tools.ConsentBy(profileUseConsent))
 }
 
 type useArgs struct {
-	Name string `json:"name"`
+	Name string `json:"name" jsonschema:"The profile, as profile_list names it." pattern:"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"`
 }
 
 func profileUseConsent(call tools.Call, in useArgs) tools.Consent {

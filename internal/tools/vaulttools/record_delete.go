@@ -3,7 +3,6 @@ package vaulttools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -14,19 +13,11 @@ import (
 //go:embed record_delete.md
 var recordDeleteDescription string
 
-var recordDeleteSchema = fmt.Sprintf(`{
-  "type": "object",
-  "properties": {"id": %s},
-  "required": ["id"],
-  "additionalProperties": false
-}`, recordIDSchema)
-
 func recordDeleteTool() *tools.Tool {
 	return tools.DefineVault(tools.Tool{
 		Name:        RecordDeleteName,
 		Group:       Group,
 		Description: strings.TrimSpace(recordDeleteDescription),
-		Schema:      json.RawMessage(recordDeleteSchema),
 	}, recordDelete, tools.ConsentBy(recordDeleteConsent))
 }
 
@@ -45,8 +36,9 @@ func recordDeleteConsent(call tools.Call, in idArgs) tools.Consent {
 }
 
 // idArgs names one record.
+// idArgs names one record.
 type idArgs struct {
-	ID string `json:"id"`
+	ID string `json:"id" jsonschema:"The record's id, e.g. \"r7hq2mxa\"." minLength:"1" maxLength:"64"`
 }
 
 func recordDelete(ctx context.Context, s *vault.Store, call tools.Call, in idArgs) (string, error) {

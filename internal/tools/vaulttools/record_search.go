@@ -3,7 +3,6 @@ package vaulttools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -17,30 +16,19 @@ var recordSearchDescription string
 // snippetAround is how many bytes of context a hit shows either side.
 const snippetAround = 100
 
-const recordSearchSchema = `{
-  "type": "object",
-  "properties": {
-    "query": {"type": "string", "minLength": 1, "maxLength": 500, "description": "Text to find, matched as written (not a pattern)."},
-    "kind": {"type": "string", "minLength": 1, "maxLength": 64, "description": "Only records of this kind, e.g. \"spill\" or \"transcript\"."},
-    "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": "Most records to list. Default 10."}
-  },
-  "additionalProperties": false
-}`
-
 func recordSearchTool() *tools.Tool {
 	return tools.DefineVault(tools.Tool{
 		Name:        RecordSearchName,
 		Group:       Group,
 		Description: strings.TrimSpace(recordSearchDescription),
-		Schema:      json.RawMessage(recordSearchSchema),
 		Safe:        tools.AlwaysSafe,
 	}, recordSearch)
 }
 
 type recordSearchArgs struct {
-	Query string `json:"query"`
-	Kind  string `json:"kind"`
-	Limit int    `json:"limit"`
+	Query string `json:"query,omitempty" jsonschema:"Text to find, matched as written (not a pattern)." minLength:"1" maxLength:"500"`
+	Kind  string `json:"kind,omitempty" jsonschema:"Only records of this kind, e.g. \"spill\" or \"transcript\"." minLength:"1" maxLength:"64"`
+	Limit int    `json:"limit,omitempty" jsonschema:"Most records to list. Default 10." minimum:"1" maximum:"50"`
 }
 
 func recordSearch(ctx context.Context, s *vault.Store, call tools.Call, in recordSearchArgs) (string, error) {

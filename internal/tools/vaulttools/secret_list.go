@@ -3,7 +3,6 @@ package vaulttools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -20,7 +19,6 @@ func secretListTool() *tools.Tool {
 		Name:        SecretListName,
 		Group:       Group,
 		Description: strings.TrimSpace(secretListDescription),
-		Schema:      json.RawMessage(`{"type": "object", "properties": {}, "additionalProperties": false}`),
 		Safe:        tools.AlwaysSafe,
 	}, secretList)
 }

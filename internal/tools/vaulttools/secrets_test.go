@@ -113,7 +113,7 @@ func TestSecretTools_BadInput(t *testing.T) {
 		{SecretSetName, `{"name":"has space","value":"x"}`, `argument "name": must match the pattern`},
 		{SecretSetName, `{"name":"` + strings.Repeat("a", 129) + `","value":"x"}`, `argument "name": must match`},
 		{SecretSetName, `{"name":"OK","value":""}`, `argument "value": must be at least 1 characters long, got 0`},
-		{SecretSetName, `{"name":"OK","value":"` + strings.Repeat("v", secretValueMax+1) + `"}`, `argument "value": must be at most 65536 characters long`},
+		{SecretSetName, `{"name":"OK","value":"` + strings.Repeat("v", 64<<10+1) + `"}`, `argument "value": must be at most 65536 characters long`},
 		{SecretSetName, `{"name":"OK"}`, `missing required argument "value"`},
 		{SecretSetName, `{"name":"OK","value":"x","profile":"work"}`, `unknown argument "profile"`},
 		{SecretDeleteName, `{}`, `missing required argument "name"`},
