@@ -5,7 +5,6 @@ package meta
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -29,17 +28,13 @@ func Tools() []*tools.Tool {
 		Name:        SearchName,
 		Description: strings.TrimSpace(searchDescription),
 		Group:       "meta",
-		Schema: json.RawMessage(`{"type":"object","properties":{` +
-			`"query":{"type":"string","description":"words for what the tool should do"},` +
-			`"load":{"type":"array","items":{"type":"string"},"maxItems":8,"description":"tool names to offer for the rest of this turn"}},` +
-			`"additionalProperties":false}`),
-		Safe: tools.AlwaysSafe,
+		Safe:        tools.AlwaysSafe,
 	}, search)}
 }
 
 type searchArgs struct {
-	Query string   `json:"query"`
-	Load  []string `json:"load"`
+	Query string   `json:"query,omitempty" jsonschema:"words for what the tool should do"`
+	Load  []string `json:"load,omitempty" jsonschema:"tool names to offer for the rest of this turn" maxItems:"8"`
 }
 
 func search(_ context.Context, call tools.Call, in searchArgs) (tools.Result, error) {

@@ -4,7 +4,6 @@ package people
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"strings"
 
 	"tai/internal/tools"
@@ -25,17 +24,13 @@ func Tools() []*tools.Tool {
 		Name:        AskUserName,
 		Description: strings.TrimSpace(askUserDescription),
 		Group:       "people",
-		Schema: json.RawMessage(`{"type":"object","properties":{` +
-			`"question":{"type":"string","description":"the question, in one or a few sentences"},` +
-			`"choices":{"type":"array","items":{"type":"string"},"maxItems":9,"description":"optional answers to pick from"}},` +
-			`"required":["question"],"additionalProperties":false}`),
-		Safe: tools.AlwaysSafe,
+		Safe:        tools.AlwaysSafe,
 	}, askUser)}
 }
 
 type askArgs struct {
-	Question string   `json:"question"`
-	Choices  []string `json:"choices"`
+	Question string   `json:"question" jsonschema:"the question, in one or a few sentences"`
+	Choices  []string `json:"choices,omitempty" jsonschema:"optional answers to pick from" maxItems:"9"`
 }
 
 func askUser(ctx context.Context, call tools.Call, in askArgs) (tools.Result, error) {

@@ -7,7 +7,6 @@ package subagent
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -35,19 +34,11 @@ var (
 
 // Tools returns the subagent group.
 func Tools() []*tools.Tool {
-	idSchema := json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"the subagent id from agent_fork"}},"required":["id"],"additionalProperties":false}`)
 	return []*tools.Tool{
-		tools.Define(tools.Tool{Name: ForkName, Group: "subagents", Description: forkDescription, Safe: tools.AlwaysSafe,
-			Schema: json.RawMessage(`{"type":"object","properties":{` +
-				`"brief":{"type":"string","description":"the whole task: the subagent sees nothing else"},` +
-				`"max_steps":{"type":"integer","minimum":1,"maximum":50,"description":"step cap (default 12)"},` +
-				`"timeout_seconds":{"type":"integer","minimum":1,"maximum":1800,"description":"deadline (default 300)"},` +
-				`"background":{"type":"boolean","description":"return an id at once instead of waiting"}},` +
-				`"required":["brief"],"additionalProperties":false}`)}, fork),
-		tools.Define(tools.Tool{Name: WaitName, Group: "subagents", Description: waitDescription, Safe: tools.AlwaysSafe, Schema: idSchema}, wait),
-		tools.Define(tools.Tool{Name: ListName, Group: "subagents", Description: listDescription, Safe: tools.AlwaysSafe,
-			Schema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)}, list),
-		tools.Define(tools.Tool{Name: CancelName, Group: "subagents", Description: cancelDescription, Safe: tools.AlwaysSafe, Schema: idSchema}, cancel),
+		tools.Define(tools.Tool{Name: ForkName, Group: "subagents", Description: forkDescription, Safe: tools.AlwaysSafe}, fork),
+		tools.Define(tools.Tool{Name: WaitName, Group: "subagents", Description: waitDescription, Safe: tools.AlwaysSafe}, wait),
+		tools.Define(tools.Tool{Name: ListName, Group: "subagents", Description: listDescription, Safe: tools.AlwaysSafe}, list),
+		tools.Define(tools.Tool{Name: CancelName, Group: "subagents", Description: cancelDescription, Safe: tools.AlwaysSafe}, cancel),
 	}
 }
 
@@ -60,10 +51,10 @@ func runner(call tools.Call) (tools.Subagents, *tools.Result) {
 }
 
 type forkArgs struct {
-	Brief      string `json:"brief"`
-	MaxSteps   int    `json:"max_steps"`
-	Timeout    int    `json:"timeout_seconds"`
-	Background bool   `json:"background"`
+	Brief      string `json:"brief" jsonschema:"the whole task: the subagent sees nothing else"`
+	MaxSteps   int    `json:"max_steps,omitempty" jsonschema:"step cap (default 12)" minimum:"1" maximum:"50"`
+	Timeout    int    `json:"timeout_seconds,omitempty" jsonschema:"deadline (default 300)" minimum:"1" maximum:"1800"`
+	Background bool   `json:"background,omitempty" jsonschema:"return an id at once instead of waiting"`
 }
 
 func fork(ctx context.Context, call tools.Call, in forkArgs) (tools.Result, error) {
@@ -99,7 +90,7 @@ func forkText(res tools.ForkResult) tools.Result {
 }
 
 type idArgs struct {
-	ID string `json:"id"`
+	ID string `json:"id" jsonschema:"the subagent id from agent_fork"`
 }
 
 func wait(ctx context.Context, call tools.Call, in idArgs) (tools.Result, error) {

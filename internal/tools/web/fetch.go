@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -18,21 +17,10 @@ const FetchName = "web_fetch"
 //go:embed fetch.md
 var fetchDescription string
 
-var fetchSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "url": {"type": "string", "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://", "description": "The http or https URL to fetch."},
-    "raw": {"type": "boolean", "description": "Return HTML as received instead of converting it to text."},
-    "secret": ` + secretSchema + `
-  },
-  "required": ["url"],
-  "additionalProperties": false
-}`)
-
 type fetchArgs struct {
-	URL    string     `json:"url"`
-	Raw    bool       `json:"raw"`
-	Secret *secretRef `json:"secret"`
+	URL    string     `json:"url" jsonschema:"The http or https URL to fetch." pattern:"^[Hh][Tt][Tt][Pp][Ss]?://"`
+	Raw    bool       `json:"raw,omitempty" jsonschema:"Return HTML as received instead of converting it to text."`
+	Secret *secretRef `json:"secret,omitempty" jsonschema:"Send a vault secret of the current profile in a request header. Name it; its value is never shown."`
 }
 
 // Fetch returns the web_fetch tool. A fetch only reads, so it is safe,
@@ -41,7 +29,6 @@ func Fetch() *tools.Tool {
 	return tools.Define(tools.Tool{
 		Name:        FetchName,
 		Description: fetchDescription,
-		Schema:      fetchSchema,
 		Group:       Group,
 	}, runFetch, urlReach(func(a fetchArgs) string { return a.URL }),
 		tools.SafeIf(func(a fetchArgs) bool { return a.Secret == nil }),

@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -17,25 +16,12 @@ const RequestName = "http_request"
 //go:embed request.md
 var requestDescription string
 
-var requestSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "method": {"type": "string", "enum": ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"], "description": "Default GET."},
-    "url": {"type": "string", "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://", "description": "The http or https URL."},
-    "headers": {"type": "object", "additionalProperties": {"type": "string"}, "maxProperties": 50, "description": "Request headers by name."},
-    "body": {"type": "string", "maxLength": 1048576, "description": "Request body, sent as is; set Content-Type in headers."},
-    "secret": ` + secretSchema + `
-  },
-  "required": ["url"],
-  "additionalProperties": false
-}`)
-
 type requestArgs struct {
-	Method  string            `json:"method"`
-	URL     string            `json:"url"`
-	Headers map[string]string `json:"headers"`
-	Body    string            `json:"body"`
-	Secret  *secretRef        `json:"secret"`
+	Method  string            `json:"method,omitempty" jsonschema:"Default GET." enum:"GET,HEAD,POST,PUT,PATCH,DELETE,OPTIONS"`
+	URL     string            `json:"url" jsonschema:"The http or https URL." pattern:"^[Hh][Tt][Tt][Pp][Ss]?://"`
+	Headers map[string]string `json:"headers,omitempty" jsonschema:"Request headers by name." maxProperties:"50"`
+	Body    string            `json:"body,omitempty" jsonschema:"Request body, sent as is; set Content-Type in headers." maxLength:"1048576"`
+	Secret  *secretRef        `json:"secret,omitempty" jsonschema:"Send a vault secret of the current profile in a request header. Name it; its value is never shown."`
 }
 
 func (a requestArgs) method() string {
@@ -51,7 +37,6 @@ func Request() *tools.Tool {
 	return tools.Define(tools.Tool{
 		Name:        RequestName,
 		Description: requestDescription,
-		Schema:      requestSchema,
 		Group:       Group,
 	}, runRequest, urlReach(func(a requestArgs) string { return a.URL }),
 		tools.ConsentBy(func(_ tools.Call, a requestArgs) tools.Consent {

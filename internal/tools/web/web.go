@@ -24,23 +24,10 @@ var userAgent = "tai/" + tai.Version
 
 // secretRef names a vault secret to send in a header.
 type secretRef struct {
-	Name   string `json:"name"`
-	Header string `json:"header"`
-	Prefix string `json:"prefix"`
+	Name   string `json:"name" jsonschema:"The secret's name in the vault." pattern:"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$"`
+	Header string `json:"header" jsonschema:"Header that carries it, such as Authorization." pattern:"^[A-Za-z0-9!#$%&'*+.^_|~-]+$"`
+	Prefix string `json:"prefix,omitempty" jsonschema:"Text sent before the value, such as \"Bearer \"." maxLength:"64"`
 }
-
-// secretSchema is the schema of the secret argument both tools take.
-const secretSchema = `{
-      "type": "object",
-      "description": "Send a vault secret of the current profile in a request header. Name it; its value is never shown.",
-      "properties": {
-        "name": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$", "description": "The secret's name in the vault."},
-        "header": {"type": "string", "pattern": "^[A-Za-z0-9!#$%&'*+.^_|~-]+$", "description": "Header that carries it, such as Authorization."},
-        "prefix": {"type": "string", "maxLength": 64, "description": "Text sent before the value, such as \"Bearer \"."}
-      },
-      "required": ["name", "header"],
-      "additionalProperties": false
-    }`
 
 // headerName is an HTTP header field name (an RFC 9110 token).
 var headerName = regexp.MustCompile("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$")
