@@ -21,18 +21,19 @@ import (
 // AlwaysSafe in t.Safe. The description is trimmed, so a tool's .md file
 // may end in a newline.
 //
-// Define panics when In has no schema (a tag it does not know, a keyword
-// on the wrong type): a declaration to fix, which the catalogue's tests
-// meet at once.
+// Define panics when t states a schema of its own or In has none (a tag
+// For does not know, a keyword on the wrong type): a declaration to fix,
+// which the catalogue's tests meet at once.
 func Define[In any](t Tool, run func(ctx context.Context, call Call, in In) (Result, error), rules ...Rule[In]) *Tool {
 	typ := reflect.TypeFor[In]()
-	if t.Schema == nil {
-		doc, err := schema.For(typ)
-		if err != nil {
-			panic(fmt.Sprintf("tool %s: %v", t.Name, err))
-		}
-		t.Schema = doc
+	if t.Schema != nil {
+		panic(fmt.Sprintf("tool %s: Define derives the schema from %v; declare it in the struct's tags", t.Name, typ))
 	}
+	doc, err := schema.For(typ)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: %v", t.Name, err))
+	}
+	t.Schema = doc
 	t.Description = strings.TrimSpace(t.Description)
 	t.args = typ
 	t.decode = func(raw json.RawMessage) (any, error) { return DecodeArgs[In](raw) }

@@ -3,7 +3,6 @@ package bridge
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -47,41 +46,25 @@ var (
 // AgentTools returns the mcp_* tools. Each finds its host's bridge through
 // From(call.Env).
 func AgentTools() []*tools.Tool {
-	server := `"server":{"type":"string","description":"the registered server's name (see mcp_list)"}`
-	profile := `"profile":{"type":"string","description":"profile to change (default: the current one)"}`
-	obj := func(props string, required ...string) json.RawMessage {
-		req := ""
-		if len(required) > 0 {
-			req = `,"required":["` + strings.Join(required, `","`) + `"]`
-		}
-		return json.RawMessage(`{"type":"object","properties":{` + props + `}` + req + `,"additionalProperties":false}`)
-	}
 	return []*tools.Tool{
-		tools.Define(tools.Tool{Name: AddName, Group: "mcp", Description: addDescription,
-			Schema: obj(`"source":{"type":"string","description":"a pasted JSON or TOML config, an https URL, a GitHub repository link, or a stored server's name"},`+
-				`"name":{"type":"string","description":"name for the server (when the source holds one)"},`+
-				profile+`,"enable":{"type":"boolean","description":"enable it for the profile (default false)"}`, "source")}, runAdd, tools.ConsentBy(addConsent)),
-		tools.Define(tools.Tool{Name: ListName, Group: "mcp", Description: listDescription, Safe: tools.AlwaysSafe, Schema: obj(``)}, runList),
-		tools.Define(tools.Tool{Name: EnableName, Group: "mcp", Description: enableDescription, Schema: obj(server+`,`+profile, "server")}, runEnable(true)),
-		tools.Define(tools.Tool{Name: DisableName, Group: "mcp", Description: disableDescription, Schema: obj(server+`,`+profile, "server")}, runEnable(false)),
-		tools.Define(tools.Tool{Name: RemoveName, Group: "mcp", Description: removeDescription, Schema: obj(server, "server")}, runRemove),
-		tools.Define(tools.Tool{Name: ToolsName, Group: "mcp", Description: toolsDescription, Safe: tools.AlwaysSafe,
-			Schema: obj(`"server":{"type":"string","description":"only this server (default: every server)"}`)}, runTools),
+		tools.Define(tools.Tool{Name: AddName, Group: "mcp", Description: addDescription}, runAdd, tools.ConsentBy(addConsent)),
+		tools.Define(tools.Tool{Name: ListName, Group: "mcp", Description: listDescription, Safe: tools.AlwaysSafe}, runList),
+		tools.Define(tools.Tool{Name: EnableName, Group: "mcp", Description: enableDescription}, runEnable(true)),
+		tools.Define(tools.Tool{Name: DisableName, Group: "mcp", Description: disableDescription}, runEnable(false)),
+		tools.Define(tools.Tool{Name: RemoveName, Group: "mcp", Description: removeDescription}, runRemove),
+		tools.Define(tools.Tool{Name: ToolsName, Group: "mcp", Description: toolsDescription, Safe: tools.AlwaysSafe}, runTools),
 		tools.Define(tools.Tool{Name: CallName, Group: "mcp", Description: callDescription, AuditKind: vault.KindMCPCall,
 			Reach: func(call tools.Call) tools.Reach { return tools.Reach{Sends: "an MCP server"} },
-			Schema: obj(server+`,"tool":{"type":"string","description":"the tool's name on that server"},`+
-				`"args":{"type":"object","description":"the tool's arguments"}`, "server", "tool")}, runCall,
-			tools.ConsentBy(callToolConsent), tools.SubjectBy(callSubject)),
-		tools.Define(tools.Tool{Name: LoginName, Group: "mcp", Description: loginDescription,
-			Schema: obj(server+`,`+profile, "server")}, runLogin, tools.ConsentBy(loginToolConsent)),
+		}, runCall, tools.ConsentBy(callToolConsent), tools.SubjectBy(callSubject)),
+		tools.Define(tools.Tool{Name: LoginName, Group: "mcp", Description: loginDescription}, runLogin, tools.ConsentBy(loginToolConsent)),
 	}
 }
 
 type addArgs struct {
-	Source  string `json:"source"`
-	Name    string `json:"name"`
-	Profile string `json:"profile"`
-	Enable  bool   `json:"enable"`
+	Source string `json:"source" jsonschema:"a pasted JSON or TOML config, an https URL, a GitHub repository link, or a stored server's name"`
+	Name   string `json:"name,omitempty" jsonschema:"name for the server (when the source holds one)"`
+	profileArg
+	Enable bool `json:"enable,omitempty" jsonschema:"enable it for the profile (default false)"`
 }
 
 // forProfile returns the host's bridge, or one for another profile.

@@ -14,7 +14,6 @@ import (
 	"tai/internal/mcp/config"
 	"tai/internal/profile"
 	"tai/internal/tools"
-	"tai/internal/tools/tooltest"
 	"tai/internal/vault"
 )
 
@@ -196,8 +195,4 @@ func TestAgentPass_NoRunner(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	namesBothPasses(t, err.Error())
-}
-
-func TestReadTool_Declared(t *testing.T) {
-	tooltest.CheckDeclared(t, []*tools.Tool{ReadTool(nil, 1)})
 }

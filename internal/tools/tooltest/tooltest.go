@@ -3,14 +3,14 @@
 package tooltest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"path/filepath"
-	"reflect"
-	"strings"
 	"testing"
 
 	"tai/internal/tools"
+	"tai/internal/tools/schema"
 	"tai/internal/vault"
 )
 
@@ -61,9 +61,8 @@ func MustRun(t testing.TB, tl *tools.Tool, env *tools.Env, args string) string {
 }
 
 // CheckDeclared fails t for each tool not declared with tools.Define, or
-// whose schema's top-level properties differ from its argument type's json
-// fields: a property the run function would never read, or a field no
-// argument can set.
+// whose schema is not the one its argument struct derives (replaced after
+// Define): a schema is stated once, in the struct.
 func CheckDeclared(t testing.TB, group []*tools.Tool) {
 	t.Helper()
 	for _, tl := range group {
@@ -72,47 +71,11 @@ func CheckDeclared(t testing.TB, group []*tools.Tool) {
 			t.Errorf("%s is not declared with tools.Define", tl.Name)
 			continue
 		}
-		var s struct {
-			Properties map[string]json.RawMessage `json:"properties"`
-		}
-		if err := json.Unmarshal(tl.Schema, &s); err != nil {
-			t.Errorf("%s: schema: %v", tl.Name, err)
-			continue
-		}
-		fields := jsonFields(typ)
-		for name := range s.Properties {
-			if !fields[name] {
-				t.Errorf("%s: schema property %q has no field in %v", tl.Name, name, typ)
-			}
-		}
-		for name := range fields {
-			if _, ok := s.Properties[name]; !ok {
-				t.Errorf("%s: field %q of %v is not in the schema", tl.Name, name, typ)
-			}
+		want, err := schema.For(typ)
+		if err != nil || !bytes.Equal(tl.Schema, want) {
+			t.Errorf("%s: schema %s is not the one %v derives (%s, %v)", tl.Name, tl.Schema, typ, want, err)
 		}
 	}
-}
-
-// jsonFields names the fields encoding/json decodes into typ.
-func jsonFields(typ reflect.Type) map[string]bool {
-	out := map[string]bool{}
-	if typ.Kind() != reflect.Struct {
-		return out
-	}
-	for _, f := range reflect.VisibleFields(typ) {
-		if !f.IsExported() || f.Anonymous {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		switch name {
-		case "-":
-			continue
-		case "":
-			name = f.Name
-		}
-		out[name] = true
-	}
-	return out
 }
 
 // Fails is Run that fails t unless the result is a tool error, and returns
