@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"reflect"
 	"strings"
 
@@ -142,4 +143,23 @@ func SubjectBy[In any](subject func(in In) string) Rule[In] {
 			return subject(in)
 		}
 	}
+}
+
+// Group is a group of native tools as declared: its catalogue name and
+// its tools' descriptions, NAME.md beside each tool's NAME.go.
+type Group struct {
+	Name string
+	Docs fs.FS
+}
+
+// Tool starts the declaration of g's tool name for Define: its
+// description read from g.Docs, and safe as its safety rule (nil: never
+// safe). A missing description panics: a declaration to fix, which the
+// catalogue's tests meet at once.
+func (g Group) Tool(name string, safe func(Call) bool) Tool {
+	b, err := fs.ReadFile(g.Docs, name+".md")
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: no description: %v", name, err))
+	}
+	return Tool{Name: name, Description: string(b), Group: g.Name, Safe: safe}
 }

@@ -8,16 +8,6 @@ import (
 	"tai/internal/tools"
 )
 
-// ApplyPatch is the apply_patch tool's name.
-const ApplyPatch = "apply_patch"
-
-//go:embed apply_patch.md
-var applyPatchDoc string
-
-func applyPatchTool() *tools.Tool {
-	return tools.Define(tool(ApplyPatch, applyPatchDoc, nil), runner(planApplyPatch), plannedConsent(ApplyPatch, planApplyPatch))
-}
-
 type applyPatchArgs struct {
 	Patch string `json:"patch" jsonschema:"A unified diff touching one or more files." minLength:"1"`
 }

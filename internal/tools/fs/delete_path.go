@@ -11,19 +11,9 @@ import (
 	"tai/internal/tools"
 )
 
-// DeletePath is the delete_path tool's name.
-const DeletePath = "delete_path"
-
-//go:embed delete_path.md
-var deletePathDoc string
-
 type deletePathArgs struct {
 	Path      string `json:"path" jsonschema:"File or directory to delete, absolute or relative to the working directory." minLength:"1"`
 	Recursive bool   `json:"recursive,omitempty" jsonschema:"Required to delete a directory that is not empty, with everything in it. Default false."`
-}
-
-func deletePathTool() *tools.Tool {
-	return tools.Define(tool(DeletePath, deletePathDoc, nil), runDeletePath, tools.ConsentBy(consentDeletePath))
 }
 
 // target checks what a delete_path call would remove.

@@ -7,16 +7,6 @@ import (
 	"tai/internal/tools"
 )
 
-// EditFile is the edit_file tool's name.
-const EditFile = "edit_file"
-
-//go:embed edit_file.md
-var editFileDoc string
-
-func editFileTool() *tools.Tool {
-	return tools.Define(tool(EditFile, editFileDoc, nil), runner(planEditFile), plannedConsent(EditFile, planEditFile))
-}
-
 type editFileArgs struct {
 	Path string `json:"path" jsonschema:"File to edit, absolute or relative to the working directory." minLength:"1"`
 	replacement

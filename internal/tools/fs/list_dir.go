@@ -13,18 +13,8 @@ import (
 	"tai/internal/tools"
 )
 
-// ListDir is the list_dir tool's name.
-const ListDir = "list_dir"
-
-//go:embed list_dir.md
-var listDirDoc string
-
 // listCap bounds the entries listed.
 const listCap = 1000
-
-func listDirTool() *tools.Tool {
-	return tools.Define(tool(ListDir, listDirDoc, tools.AlwaysSafe), runListDir, tools.PathReach(".", func(a listDirArgs) string { return a.Path }))
-}
 
 type listDirArgs struct {
 	Path string `json:"path,omitempty" jsonschema:"Directory to list, absolute or relative to the working directory. Default \".\"."`

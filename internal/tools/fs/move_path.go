@@ -8,16 +8,6 @@ import (
 	"tai/internal/tools"
 )
 
-// MovePath is the move_path tool's name.
-const MovePath = "move_path"
-
-//go:embed move_path.md
-var movePathDoc string
-
-func movePathTool() *tools.Tool {
-	return tools.Define(tool(MovePath, movePathDoc, nil), runner(planMovePath), plannedConsent(MovePath, planMovePath))
-}
-
 type movePathArgs struct {
 	From string `json:"from" jsonschema:"File or directory to move." minLength:"1"`
 	To   string `json:"to" jsonschema:"Its new path; must not exist yet." minLength:"1"`

@@ -7,16 +7,6 @@ import (
 	"tai/internal/tools"
 )
 
-// MultiEdit is the multi_edit tool's name.
-const MultiEdit = "multi_edit"
-
-//go:embed multi_edit.md
-var multiEditDoc string
-
-func multiEditTool() *tools.Tool {
-	return tools.Define(tool(MultiEdit, multiEditDoc, nil), runner(planMultiEdit), plannedConsent(MultiEdit, planMultiEdit))
-}
-
 type multiEditArgs struct {
 	Path  string        `json:"path" jsonschema:"File to edit, absolute or relative to the working directory." minLength:"1"`
 	Edits []replacement `json:"edits" jsonschema:"Replacements, applied in order." minItems:"1"`

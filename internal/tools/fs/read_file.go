@@ -16,21 +16,11 @@ import (
 	"tai/internal/tools"
 )
 
-// ReadFile is the read_file tool's name.
-const ReadFile = "read_file"
-
-//go:embed read_file.md
-var readFileDoc string
-
 const (
 	defaultLimit = 2000
 	lineCap      = 2000    // bytes of one line shown
 	lineSkipCap  = 1 << 20 // a line longer than this ends the read
 )
-
-func readFileTool() *tools.Tool {
-	return tools.Define(tool(ReadFile, readFileDoc, tools.AlwaysSafe), runReadFile, tools.PathReach("", func(a readFileArgs) string { return a.Path }))
-}
 
 type readFileArgs struct {
 	Path   string `json:"path" jsonschema:"File to read, absolute or relative to the working directory." minLength:"1"`

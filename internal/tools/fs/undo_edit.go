@@ -9,20 +9,12 @@ import (
 	"tai/internal/tools"
 )
 
-// UndoEdit is the undo_edit tool's name.
-const UndoEdit = "undo_edit"
-
-//go:embed undo_edit.md
-var undoEditDoc string
-
-func undoEditTool() *tools.Tool {
-	return tools.Define(tool(UndoEdit, undoEditDoc, nil), func(_ context.Context, call tools.Call, a undoArgs) (tools.Result, error) {
-		_, summary, err := undo(call, a, false)
-		if err != nil {
-			return tools.Errorf("%v", err), nil
-		}
-		return tools.Text(summary), nil
-	}, plannedConsent(UndoEdit, func(call tools.Call, a undoArgs) (*change, string, error) { return undo(call, a, true) }))
+func runUndoEdit(_ context.Context, call tools.Call, a undoArgs) (tools.Result, error) {
+	_, summary, err := undo(call, a, false)
+	if err != nil {
+		return tools.Errorf("%v", err), nil
+	}
+	return tools.Text(summary), nil
 }
 
 type undoArgs struct {

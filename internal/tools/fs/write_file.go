@@ -8,16 +8,6 @@ import (
 	"tai/internal/tools"
 )
 
-// WriteFile is the write_file tool's name.
-const WriteFile = "write_file"
-
-//go:embed write_file.md
-var writeFileDoc string
-
-func writeFileTool() *tools.Tool {
-	return tools.Define(tool(WriteFile, writeFileDoc, nil), runner(planWriteFile), plannedConsent(WriteFile, planWriteFile))
-}
-
 type writeFileArgs struct {
 	Path    string `json:"path" jsonschema:"File to write, absolute or relative to the working directory." minLength:"1"`
 	Content string `json:"content" jsonschema:"The file's complete new content."`

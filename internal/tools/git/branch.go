@@ -9,28 +9,12 @@ import (
 	"tai/internal/tools"
 )
 
-// BranchName is the git_branch tool's name.
-const BranchName = "git_branch"
-
-//go:embed branch.md
-var branchDescription string
-
 type branchArgs struct {
 	Action string `json:"action,omitempty" jsonschema:"Default list." enum:"list,create,switch"`
 	Name   string `json:"name,omitempty" jsonschema:"Branch to create or switch to." pattern:"^[^-\\s]\\S*$"`
 	Start  string `json:"start,omitempty" jsonschema:"Where a new branch starts. Default HEAD." pattern:"^[^-\\s]\\S*$"`
 	Create bool   `json:"create,omitempty" jsonschema:"With switch: create the branch first."`
 	All    bool   `json:"all,omitempty" jsonschema:"With list: include remote-tracking branches."`
-}
-
-// Branch returns the git_branch tool. Listing is safe; creating or
-// switching a branch is never safe.
-func Branch() *tools.Tool {
-	return tools.Define(tools.Tool{
-		Name:        BranchName,
-		Description: branchDescription,
-		Group:       Group,
-	}, runBranch, tools.SafeIf(func(a branchArgs) bool { return a.Action == "" || a.Action == "list" }), tools.ConsentBy(branchConsent))
 }
 
 // change describes what a create or switch call does, in words.

@@ -8,29 +8,10 @@ import (
 	"tai/internal/tools"
 )
 
-// CommitName is the git_commit tool's name.
-const CommitName = "git_commit"
-
-//go:embed commit.md
-var commitDescription string
-
 type commitArgs struct {
 	Message string   `json:"message" jsonschema:"The commit message: a subject line, optionally a blank line and a body." minLength:"1"`
 	Paths   []string `json:"paths,omitempty" jsonschema:"Paths to stage before committing." minLength:"1" maxItems:"200"`
 	All     bool     `json:"all,omitempty" jsonschema:"Stage every change to tracked files before committing (like commit -a)."`
-}
-
-// Commit returns the git_commit tool. It changes the repository, so it is
-// never safe; the approval screen shows what would be committed. Hooks do
-// not run even though the person approves: they are the repository's code,
-// which the approval screen cannot show, and a pre-commit hook would run
-// whatever a checked-out branch put there. The screen says so.
-func Commit() *tools.Tool {
-	return tools.Define(tools.Tool{
-		Name:        CommitName,
-		Description: commitDescription,
-		Group:       Group,
-	}, runCommit, tools.ConsentBy(commitConsent))
 }
 
 // commitConsent shows the message and what the commit would hold: what is

@@ -8,28 +8,12 @@ import (
 	"tai/internal/tools"
 )
 
-// DiffName is the git_diff tool's name.
-const DiffName = "git_diff"
-
-//go:embed diff.md
-var diffDescription string
-
 type diffArgs struct {
 	Rev    string `json:"rev,omitempty" jsonschema:"Revision to compare with, or a range such as main...HEAD." pattern:"^[^-\\s]\\S*$"`
 	Staged bool   `json:"staged,omitempty" jsonschema:"Diff the index (what the next commit holds) instead of the working tree."`
 	pathsArg
 	Stat    bool `json:"stat,omitempty" jsonschema:"Summarise files and line counts instead of the patch."`
 	Context *int `json:"context,omitempty" jsonschema:"Lines of context around each change. Default 3." minimum:"0" maximum:"100"`
-}
-
-// Diff returns the git_diff tool. It only reads, so it is safe.
-func Diff() *tools.Tool {
-	return tools.Define(tools.Tool{
-		Name:        DiffName,
-		Description: diffDescription,
-		Group:       Group,
-		Safe:        tools.AlwaysSafe,
-	}, runDiff)
 }
 
 func runDiff(ctx context.Context, call tools.Call, a diffArgs) (tools.Result, error) {

@@ -9,28 +9,12 @@ import (
 	"tai/internal/tools"
 )
 
-// LogName is the git_log tool's name.
-const LogName = "git_log"
-
-//go:embed log.md
-var logDescription string
-
 const defaultLimit = 20
 
 type logArgs struct {
 	Rev string `json:"rev,omitempty" jsonschema:"Revision to start from, or a range such as main..HEAD. Default HEAD." pattern:"^[^-\\s]\\S*$"`
 	pathsArg
 	Limit int `json:"limit,omitempty" jsonschema:"Most commits to list. Default 20." minimum:"1" maximum:"500"`
-}
-
-// Log returns the git_log tool. It only reads, so it is safe.
-func Log() *tools.Tool {
-	return tools.Define(tools.Tool{
-		Name:        LogName,
-		Description: logDescription,
-		Group:       Group,
-		Safe:        tools.AlwaysSafe,
-	}, runLog)
 }
 
 func runLog(ctx context.Context, call tools.Call, a logArgs) (tools.Result, error) {

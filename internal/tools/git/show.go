@@ -7,26 +7,10 @@ import (
 	"tai/internal/tools"
 )
 
-// ShowName is the git_show tool's name.
-const ShowName = "git_show"
-
-//go:embed show.md
-var showDescription string
-
 type showArgs struct {
 	Rev string `json:"rev,omitempty" jsonschema:"Commit to show, or REV:PATH for a file at a revision. Default HEAD." pattern:"^[^-\\s]\\S*$"`
 	pathsArg
 	Stat bool `json:"stat,omitempty" jsonschema:"Summarise files and line counts instead of the patch."`
-}
-
-// Show returns the git_show tool. It only reads, so it is safe.
-func Show() *tools.Tool {
-	return tools.Define(tools.Tool{
-		Name:        ShowName,
-		Description: showDescription,
-		Group:       Group,
-		Safe:        tools.AlwaysSafe,
-	}, runShow)
 }
 
 func runShow(ctx context.Context, call tools.Call, a showArgs) (tools.Result, error) {

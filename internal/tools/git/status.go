@@ -8,24 +8,8 @@ import (
 	"tai/internal/tools"
 )
 
-// StatusName is the git_status tool's name.
-const StatusName = "git_status"
-
-//go:embed status.md
-var statusDescription string
-
 type statusArgs struct {
 	pathsArg
-}
-
-// Status returns the git_status tool. It only reads, so it is safe.
-func Status() *tools.Tool {
-	return tools.Define(tools.Tool{
-		Name:        StatusName,
-		Description: statusDescription,
-		Group:       Group,
-		Safe:        tools.AlwaysSafe,
-	}, runStatus)
 }
 
 func runStatus(ctx context.Context, call tools.Call, a statusArgs) (tools.Result, error) {

@@ -9,18 +9,8 @@ import (
 	"tai/internal/tools"
 )
 
-// Glob is the glob tool's name.
-const Glob = "glob"
-
-//go:embed glob.md
-var globDoc string
-
 // globCap bounds the paths listed.
 const globCap = 1000
-
-func globTool() *tools.Tool {
-	return tools.Define(tool(Glob, globDoc), runGlob, tools.PathReach(".", func(a globArgs) string { return a.Path }))
-}
 
 type globArgs struct {
 	Pattern string `json:"pattern" jsonschema:"Glob in .gitignore syntax, e.g. \"*.go\" or \"src/**/*.ts\"." minLength:"1"`

@@ -9,16 +9,6 @@ import (
 	"tai/internal/tools"
 )
 
-// Grep is the grep tool's name.
-const Grep = "grep"
-
-//go:embed grep.md
-var grepDoc string
-
-func grepTool() *tools.Tool {
-	return tools.Define(tool(Grep, grepDoc), runGrep, tools.TreeReach(".", func(a grepArgs) string { return a.Path }))
-}
-
 type grepArgs struct {
 	Pattern    string `json:"pattern" jsonschema:"Regular expression to find in each line." minLength:"1"`
 	Path       string `json:"path,omitempty" jsonschema:"Directory or file to search, absolute or relative to the working directory. Default \".\"."`

@@ -11,21 +11,11 @@ import (
 	"tai/internal/tools"
 )
 
-// Outline is the outline tool's name.
-const Outline = "outline"
-
-//go:embed outline.md
-var outlineDoc string
-
 // Caps of an outline: the file size parsed and the entries listed.
 const (
 	outlineFileCap = 10 << 20
 	outlineCap     = 1000
 )
-
-func outlineTool() *tools.Tool {
-	return tools.Define(tool(Outline, outlineDoc), runOutline, tools.PathReach("", func(a outlineArgs) string { return a.Path }))
-}
 
 // decl is one entry of an outline.
 type decl struct {

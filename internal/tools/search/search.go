@@ -5,6 +5,7 @@
 package search
 
 import (
+	"embed"
 	"fmt"
 	"os"
 
@@ -17,13 +18,28 @@ const Group = "search"
 // resultCap bounds a result's text, MCP_RESULT_MAX, so results never spill.
 const resultCap = 64 << 10
 
+// Tool names.
+const (
+	Glob    = "glob"
+	Grep    = "grep"
+	Outline = "outline"
+)
+
+// docs holds the tools' descriptions (see tools.Group).
+//
+//go:embed *.md
+var docs embed.FS
+
+// group declares this group's tools; every one only reads, so is safe.
+var group = tools.Group{Name: Group, Docs: docs}
+
 // Tools returns the search group, freshly built.
 func Tools() []*tools.Tool {
-	return []*tools.Tool{globTool(), grepTool(), outlineTool()}
-}
-
-func tool(name, doc string) tools.Tool {
-	return tools.Tool{Name: name, Description: doc, Group: Group, Safe: tools.AlwaysSafe}
+	return []*tools.Tool{
+		tools.Define(group.Tool(Glob, tools.AlwaysSafe), runGlob, tools.PathReach(".", func(a globArgs) string { return a.Path })),
+		tools.Define(group.Tool(Grep, tools.AlwaysSafe), runGrep, tools.TreeReach(".", func(a grepArgs) string { return a.Path })),
+		tools.Define(group.Tool(Outline, tools.AlwaysSafe), runOutline, tools.PathReach("", func(a outlineArgs) string { return a.Path })),
+	}
 }
 
 // searchRoot resolves the directory a search starts from, or explains why

@@ -13,12 +13,6 @@ import (
 	"tai/internal/tools"
 )
 
-// JobInputName is the job_input tool's name.
-const JobInputName = "job_input"
-
-//go:embed job_input.md
-var jobInputDescription string
-
 // inputWait bounds a write to a job that does not read its input.
 const inputWait = 10 * time.Second
 
@@ -28,20 +22,12 @@ type jobInputArgs struct {
 	Close bool   `json:"close,omitempty" jsonschema:"Close the job's stdin after writing."`
 }
 
-// JobInput returns the job_input tool. Input can make a program do
-// anything, so it is never safe.
-func JobInput() *tools.Tool {
-	return tools.Define(tools.Tool{
-		Name:        JobInputName,
-		Description: jobInputDescription,
-		Group:       Group,
-	}, runJobInput, tools.ConsentBy(func(_ tools.Call, a jobInputArgs) tools.Consent {
-		d := fmt.Sprintf("%q", a.Input)
-		if a.Close {
-			d += "\nthen close its input"
-		}
-		return tools.Consent{Title: "job_input: write to " + a.ID, Detail: d}
-	}))
+func jobInputConsent(_ tools.Call, a jobInputArgs) tools.Consent {
+	d := fmt.Sprintf("%q", a.Input)
+	if a.Close {
+		d += "\nthen close its input"
+	}
+	return tools.Consent{Title: "job_input: write to " + a.ID, Detail: d}
 }
 
 func runJobInput(ctx context.Context, call tools.Call, a jobInputArgs) (tools.Result, error) {

@@ -11,26 +11,10 @@ import (
 	"tai/internal/tools/clip"
 )
 
-// JobOutputName is the job_output tool's name.
-const JobOutputName = "job_output"
-
-//go:embed job_output.md
-var jobOutputDescription string
-
 type jobOutputArgs struct {
 	ID    string `json:"id,omitempty" jsonschema:"The job id that shell returned. Omit to list the jobs." pattern:"^job[0-9]+$"`
 	Wait  int    `json:"wait,omitempty" jsonschema:"Seconds to wait for the job to end (or for until to appear) before answering. Default 0." minimum:"0" maximum:"600"`
 	Until string `json:"until,omitempty" jsonschema:"With wait: answer as soon as the new output contains this text." minLength:"1"`
-}
-
-// JobOutput returns the job_output tool. It only reads, so it is safe.
-func JobOutput() *tools.Tool {
-	return tools.Define(tools.Tool{
-		Name:        JobOutputName,
-		Description: jobOutputDescription,
-		Group:       Group,
-		Safe:        tools.AlwaysSafe,
-	}, runJobOutput)
 }
 
 func runJobOutput(ctx context.Context, call tools.Call, a jobOutputArgs) (tools.Result, error) {

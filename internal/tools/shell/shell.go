@@ -12,12 +12,6 @@ import (
 	"tai/internal/tools/clip"
 )
 
-// ShellName is the shell tool's name.
-const ShellName = "shell"
-
-//go:embed shell.md
-var shellDescription string
-
 // Output limits of a shell call. The progress stream is capped too, since a
 // host may buffer it (served chat, subagents).
 const (
@@ -32,17 +26,6 @@ type shellArgs struct {
 	Command    string `json:"command" jsonschema:"The command line, run by /bin/sh -c." minLength:"1"`
 	Timeout    int    `json:"timeout,omitempty" jsonschema:"Seconds until the command's process group is killed. Default 120; background jobs have no limit unless this is given." minimum:"1" maximum:"600"`
 	Background bool   `json:"background,omitempty" jsonschema:"Start the command as a job and answer at once with its id."`
-}
-
-// Shell returns the shell tool. A call is safe only when it runs in the
-// foreground and every part of its command line is read-only (see
-// [ReadOnly]).
-func Shell() *tools.Tool {
-	return tools.Define(tools.Tool{
-		Name:        ShellName,
-		Description: shellDescription,
-		Group:       Group,
-	}, runShell, tools.SafeIf(shellSafe), tools.ConsentBy(shellConsent), tools.ReachBy(shellReach))
 }
 
 func shellSafe(a shellArgs) bool { return !a.Background && ReadOnly(a.Command) == nil }

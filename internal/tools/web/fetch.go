@@ -11,30 +11,16 @@ import (
 	"tai/internal/tools/clip"
 )
 
-// FetchName is the web_fetch tool's name.
-const FetchName = "web_fetch"
-
-//go:embed fetch.md
-var fetchDescription string
-
 type fetchArgs struct {
 	URL    string     `json:"url" jsonschema:"The http or https URL to fetch." pattern:"^[Hh][Tt][Tt][Pp][Ss]?://"`
 	Raw    bool       `json:"raw,omitempty" jsonschema:"Return HTML as received instead of converting it to text."`
 	Secret *secretRef `json:"secret,omitempty" jsonschema:"Send a vault secret of the current profile in a request header. Name it; its value is never shown."`
 }
 
-// Fetch returns the web_fetch tool. A fetch only reads, so it is safe,
-// unless it sends a secret.
-func Fetch() *tools.Tool {
-	return tools.Define(tools.Tool{
-		Name:        FetchName,
-		Description: fetchDescription,
-		Group:       Group,
-	}, runFetch, urlReach(func(a fetchArgs) string { return a.URL }),
-		tools.SafeIf(func(a fetchArgs) bool { return a.Secret == nil }),
-		tools.ConsentBy(func(_ tools.Call, a fetchArgs) tools.Consent {
-			return consent(FetchName, http.MethodGet, a.URL, nil, "", a.Secret)
-		}))
+func fetchSafe(a fetchArgs) bool { return a.Secret == nil }
+
+func fetchConsent(_ tools.Call, a fetchArgs) tools.Consent {
+	return consent(FetchName, http.MethodGet, a.URL, nil, "", a.Secret)
 }
 
 func runFetch(ctx context.Context, call tools.Call, a fetchArgs) (tools.Result, error) {

@@ -10,12 +10,6 @@ import (
 	"tai/internal/tools/clip"
 )
 
-// RequestName is the http_request tool's name.
-const RequestName = "http_request"
-
-//go:embed request.md
-var requestDescription string
-
 type requestArgs struct {
 	Method  string            `json:"method,omitempty" jsonschema:"Default GET." enum:"GET,HEAD,POST,PUT,PATCH,DELETE,OPTIONS"`
 	URL     string            `json:"url" jsonschema:"The http or https URL." pattern:"^[Hh][Tt][Tt][Pp][Ss]?://"`
@@ -31,17 +25,8 @@ func (a requestArgs) method() string {
 	return a.Method
 }
 
-// Request returns the http_request tool. A request can change anything a
-// server offers, so it is never safe.
-func Request() *tools.Tool {
-	return tools.Define(tools.Tool{
-		Name:        RequestName,
-		Description: requestDescription,
-		Group:       Group,
-	}, runRequest, urlReach(func(a requestArgs) string { return a.URL }),
-		tools.ConsentBy(func(_ tools.Call, a requestArgs) tools.Consent {
-			return consent(RequestName, a.method(), a.URL, a.Headers, a.Body, a.Secret)
-		}))
+func requestConsent(_ tools.Call, a requestArgs) tools.Consent {
+	return consent(RequestName, a.method(), a.URL, a.Headers, a.Body, a.Secret)
 }
 
 func runRequest(ctx context.Context, call tools.Call, a requestArgs) (tools.Result, error) {

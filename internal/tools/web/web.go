@@ -4,6 +4,7 @@
 package web
 
 import (
+	"embed"
 	"fmt"
 	"regexp"
 	"strings"
@@ -18,6 +19,32 @@ const Group = "web"
 // Tools returns the group's tools.
 func Tools() []*tools.Tool {
 	return []*tools.Tool{Fetch(), Request()}
+}
+
+// Tool names.
+const (
+	FetchName   = "web_fetch"
+	RequestName = "http_request"
+)
+
+// docs holds the tools' descriptions (see tools.Group).
+//
+//go:embed *.md
+var docs embed.FS
+
+// group declares this group's tools.
+var group = tools.Group{Name: Group, Docs: docs}
+
+// Fetch returns the web_fetch tool. A fetch only reads, so it is safe,
+// unless it sends a secret.
+func Fetch() *tools.Tool {
+	return tools.Define(group.Tool(FetchName, nil), runFetch, urlReach(func(a fetchArgs) string { return a.URL }), tools.SafeIf(fetchSafe), tools.ConsentBy(fetchConsent))
+}
+
+// Request returns the http_request tool. A request can change anything a
+// server offers, so it is never safe.
+func Request() *tools.Tool {
+	return tools.Define(group.Tool(RequestName, nil), runRequest, urlReach(func(a requestArgs) string { return a.URL }), tools.ConsentBy(requestConsent))
 }
 
 var userAgent = "tai/" + tai.Version
