@@ -2,7 +2,7 @@ package bridge
 
 import (
 	"context"
-	_ "embed"
+	"embed"
 	"errors"
 	"fmt"
 	"strings"
@@ -24,39 +24,27 @@ const (
 	LoginName   = "mcp_login"
 )
 
-var (
-	//go:embed mcp_add.md
-	addDescription string
-	//go:embed mcp_list.md
-	listDescription string
-	//go:embed mcp_enable.md
-	enableDescription string
-	//go:embed mcp_disable.md
-	disableDescription string
-	//go:embed mcp_remove.md
-	removeDescription string
-	//go:embed mcp_tools.md
-	toolsDescription string
-	//go:embed mcp_call.md
-	callDescription string
-	//go:embed mcp_login.md
-	loginDescription string
-)
+// docs holds the tools' descriptions (see tools.Group).
+//
+//go:embed mcp_*.md
+var docs embed.FS
 
 // AgentTools returns the mcp_* tools. Each finds its host's bridge through
 // From(call.Env).
 func AgentTools() []*tools.Tool {
+	group := tools.Group{Name: "mcp", Docs: docs}
+	call := group.Tool(CallName, nil)
+	call.AuditKind = vault.KindMCPCall
+	call.Reach = func(tools.Call) tools.Reach { return tools.Reach{Sends: "an MCP server"} }
 	return []*tools.Tool{
-		tools.Define(tools.Tool{Name: AddName, Group: "mcp", Description: addDescription}, runAdd, tools.ConsentBy(addConsent)),
-		tools.Define(tools.Tool{Name: ListName, Group: "mcp", Description: listDescription, Safe: tools.AlwaysSafe}, runList),
-		tools.Define(tools.Tool{Name: EnableName, Group: "mcp", Description: enableDescription}, runEnable(true)),
-		tools.Define(tools.Tool{Name: DisableName, Group: "mcp", Description: disableDescription}, runEnable(false)),
-		tools.Define(tools.Tool{Name: RemoveName, Group: "mcp", Description: removeDescription}, runRemove),
-		tools.Define(tools.Tool{Name: ToolsName, Group: "mcp", Description: toolsDescription, Safe: tools.AlwaysSafe}, runTools),
-		tools.Define(tools.Tool{Name: CallName, Group: "mcp", Description: callDescription, AuditKind: vault.KindMCPCall,
-			Reach: func(call tools.Call) tools.Reach { return tools.Reach{Sends: "an MCP server"} },
-		}, runCall, tools.ConsentBy(callToolConsent), tools.SubjectBy(callSubject)),
-		tools.Define(tools.Tool{Name: LoginName, Group: "mcp", Description: loginDescription}, runLogin, tools.ConsentBy(loginToolConsent)),
+		tools.Define(group.Tool(AddName, nil), runAdd, tools.ConsentBy(addConsent)),
+		tools.Define(group.Tool(ListName, tools.AlwaysSafe), runList),
+		tools.Define(group.Tool(EnableName, nil), runEnable(true)),
+		tools.Define(group.Tool(DisableName, nil), runEnable(false)),
+		tools.Define(group.Tool(RemoveName, nil), runRemove),
+		tools.Define(group.Tool(ToolsName, tools.AlwaysSafe), runTools),
+		tools.Define(call, runCall, tools.ConsentBy(callToolConsent), tools.SubjectBy(callSubject)),
+		tools.Define(group.Tool(LoginName, nil), runLogin, tools.ConsentBy(loginToolConsent)),
 	}
 }
 

@@ -5,6 +5,7 @@
 package memory
 
 import (
+	"embed"
 	"fmt"
 	"strings"
 	"time"
@@ -23,9 +24,21 @@ const (
 // Group is the catalogue group of these tools.
 const Group = "memory"
 
+// docs holds the tools' descriptions (see tools.Group).
+//
+//go:embed *.md
+var docs embed.FS
+
+// group declares this group's tools.
+var group = tools.Group{Name: Group, Docs: docs}
+
 // Tools returns the memory group.
 func Tools() []*tools.Tool {
-	return []*tools.Tool{saveTool(), searchTool(), deleteTool()}
+	return []*tools.Tool{
+		tools.DefineVault(group.Tool(SaveName, tools.AlwaysSafe), save),
+		tools.DefineVault(group.Tool(SearchName, tools.AlwaysSafe), search),
+		tools.DefineVault(group.Tool(DeleteName, tools.AlwaysSafe), deleteMemory),
+	}
 }
 
 // format renders memories for the model: a header line per memory with its

@@ -10,18 +10,6 @@ import (
 	"tai/internal/vault"
 )
 
-//go:embed memory_delete.md
-var deleteDescription string
-
-func deleteTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        DeleteName,
-		Group:       Group,
-		Description: strings.TrimSpace(deleteDescription),
-		Safe:        tools.AlwaysSafe,
-	}, deleteMemory)
-}
-
 type deleteArgs struct {
 	ID string `json:"id" jsonschema:"The memory's id, e.g. \"m4kd82xq\"." minLength:"1" maxLength:"64"`
 }

@@ -11,18 +11,6 @@ import (
 	"tai/internal/vault"
 )
 
-//go:embed memory_save.md
-var saveDescription string
-
-func saveTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        SaveName,
-		Group:       Group,
-		Description: strings.TrimSpace(saveDescription),
-		Safe:        tools.AlwaysSafe,
-	}, save)
-}
-
 type saveArgs struct {
 	Text string   `json:"text" jsonschema:"The note, self-contained: it will be read without this conversation." minLength:"1" maxLength:"4000"`
 	Tags []string `json:"tags,omitempty" jsonschema:"Optional keywords, each one word without spaces or commas, e.g. [\"build\", \"tai\"]." pattern:"^[^\\s,]{1,40}$" maxItems:"10"`

@@ -13,20 +13,8 @@ import (
 	"tai/internal/vault"
 )
 
-//go:embed memory_search.md
-var searchDescription string
-
 // defaultLimit is how many memories a search returns unless told.
 const defaultLimit = 10
-
-func searchTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        SearchName,
-		Group:       Group,
-		Description: strings.TrimSpace(searchDescription),
-		Safe:        tools.AlwaysSafe,
-	}, search)
-}
 
 type searchArgs struct {
 	Query string `json:"query" jsonschema:"Words to look for, e.g. \"build test command\"." minLength:"1" maxLength:"500"`

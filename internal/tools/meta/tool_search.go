@@ -4,7 +4,7 @@ package meta
 
 import (
 	"context"
-	_ "embed"
+	"embed"
 	"fmt"
 	"strings"
 
@@ -20,16 +20,12 @@ const SearchName = "tool_search"
 const maxResults = 10
 
 //go:embed tool_search.md
-var searchDescription string
+var docs embed.FS
 
 // Tools returns the meta group.
 func Tools() []*tools.Tool {
-	return []*tools.Tool{tools.Define(tools.Tool{
-		Name:        SearchName,
-		Description: strings.TrimSpace(searchDescription),
-		Group:       "meta",
-		Safe:        tools.AlwaysSafe,
-	}, search)}
+	group := tools.Group{Name: "meta", Docs: docs}
+	return []*tools.Tool{tools.Define(group.Tool(SearchName, tools.AlwaysSafe), search)}
 }
 
 type searchArgs struct {

@@ -3,8 +3,7 @@ package people
 
 import (
 	"context"
-	_ "embed"
-	"strings"
+	"embed"
 
 	"tai/internal/tools"
 )
@@ -13,19 +12,15 @@ import (
 const AskUserName = "ask_user"
 
 //go:embed ask_user.md
-var askUserDescription string
+var docs embed.FS
 
 // NoUser is the answer when nobody is at a terminal.
 const NoUser = "denied: no user"
 
 // Tools returns the people group.
 func Tools() []*tools.Tool {
-	return []*tools.Tool{tools.Define(tools.Tool{
-		Name:        AskUserName,
-		Description: strings.TrimSpace(askUserDescription),
-		Group:       "people",
-		Safe:        tools.AlwaysSafe,
-	}, askUser)}
+	group := tools.Group{Name: "people", Docs: docs}
+	return []*tools.Tool{tools.Define(group.Tool(AskUserName, tools.AlwaysSafe), askUser)}
 }
 
 type askArgs struct {

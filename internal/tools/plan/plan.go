@@ -4,6 +4,7 @@
 package plan
 
 import (
+	"embed"
 	"fmt"
 	"strings"
 
@@ -20,9 +21,20 @@ const (
 // Group is the catalogue group of these tools.
 const Group = "plan"
 
+// docs holds the tools' descriptions (see tools.Group).
+//
+//go:embed *.md
+var docs embed.FS
+
+// group declares this group's tools.
+var group = tools.Group{Name: Group, Docs: docs}
+
 // Tools returns the plan group.
 func Tools() []*tools.Tool {
-	return []*tools.Tool{readTool(), writeTool()}
+	return []*tools.Tool{
+		tools.DefineVault(group.Tool(ReadName, tools.AlwaysSafe), read),
+		tools.DefineVault(group.Tool(WriteName, tools.AlwaysSafe), write),
+	}
 }
 
 var marks = map[string]string{

@@ -10,18 +10,6 @@ import (
 	"tai/internal/vault"
 )
 
-//go:embed todo_write.md
-var writeDescription string
-
-func writeTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        WriteName,
-		Group:       Group,
-		Description: strings.TrimSpace(writeDescription),
-		Safe:        tools.AlwaysSafe,
-	}, write)
-}
-
 type writeArgs struct {
 	Todos []todoItem `json:"todos" jsonschema:"The whole list, in order." maxItems:"50"`
 }

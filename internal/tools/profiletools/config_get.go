@@ -12,9 +12,6 @@ import (
 	"tai/internal/vault"
 )
 
-//go:embed config_get.md
-var configGetDescription string
-
 // settingKey is a setting's name: one of profile.Keys, each listed with
 // its help in the schema.
 type settingKey string
@@ -29,15 +26,6 @@ func (settingKey) JSONSchema() schema.Node {
 	}
 	n.Description = strings.Join(help, "; ") + "."
 	return n
-}
-
-func configGetTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        ConfigGetName,
-		Group:       Group,
-		Description: strings.TrimSpace(configGetDescription),
-		Safe:        tools.AlwaysSafe,
-	}, configGet)
 }
 
 type configGetArgs struct {

@@ -4,23 +4,11 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"strings"
 
 	"tai/internal/profile"
 	"tai/internal/tools"
 	"tai/internal/vault"
 )
-
-//go:embed config_set.md
-var configSetDescription string
-
-func configSetTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        ConfigSetName,
-		Group:       Group,
-		Description: strings.TrimSpace(configSetDescription),
-	}, configSet, tools.ConsentBy(configSetConsent))
-}
 
 type setArgs struct {
 	Key   settingKey `json:"key" jsonschema:"The setting."`

@@ -10,18 +10,6 @@ import (
 	"tai/internal/vault"
 )
 
-//go:embed profile_list.md
-var profileListDescription string
-
-func profileListTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        ProfileListName,
-		Group:       Group,
-		Description: strings.TrimSpace(profileListDescription),
-		Safe:        tools.AlwaysSafe,
-	}, profileList)
-}
-
 func profileList(ctx context.Context, s *vault.Store, call tools.Call, _ tools.NoArgs) (string, error) {
 	ps, err := s.Profiles(ctx)
 	if err != nil {

@@ -4,22 +4,10 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"strings"
 
 	"tai/internal/tools"
 	"tai/internal/vault"
 )
-
-//go:embed profile_use.md
-var profileUseDescription string
-
-func profileUseTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        ProfileUseName,
-		Group:       Group,
-		Description: strings.TrimSpace(profileUseDescription),
-	}, profileUse, tools.ConsentBy(profileUseConsent))
-}
 
 type useArgs struct {
 	Name string `json:"name" jsonschema:"The profile, as profile_list names it." pattern:"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"`

@@ -9,6 +9,7 @@ package profiletools
 
 import (
 	"context"
+	"embed"
 	"fmt"
 	"os"
 
@@ -28,9 +29,22 @@ const (
 // Group is the catalogue group of these tools.
 const Group = "profiles"
 
+// docs holds the tools' descriptions (see tools.Group).
+//
+//go:embed *.md
+var docs embed.FS
+
+// group declares this group's tools.
+var group = tools.Group{Name: Group, Docs: docs}
+
 // Tools returns the profiles group.
 func Tools() []*tools.Tool {
-	return []*tools.Tool{profileListTool(), profileUseTool(), configGetTool(), configSetTool()}
+	return []*tools.Tool{
+		tools.DefineVault(group.Tool(ProfileListName, tools.AlwaysSafe), profileList),
+		tools.DefineVault(group.Tool(ProfileUseName, nil), profileUse, tools.ConsentBy(profileUseConsent)),
+		tools.DefineVault(group.Tool(ConfigGetName, tools.AlwaysSafe), configGet),
+		tools.DefineVault(group.Tool(ConfigSetName, nil), configSet, tools.ConsentBy(configSetConsent)),
+	}
 }
 
 // getenv reads the environment for profile resolution (docs/host.md §3).

@@ -6,7 +6,7 @@ package subagent
 
 import (
 	"context"
-	_ "embed"
+	"embed"
 	"fmt"
 	"strings"
 
@@ -21,24 +21,19 @@ const (
 	CancelName = "agent_cancel"
 )
 
-var (
-	//go:embed agent_fork.md
-	forkDescription string
-	//go:embed agent_wait.md
-	waitDescription string
-	//go:embed agent_list.md
-	listDescription string
-	//go:embed agent_cancel.md
-	cancelDescription string
-)
+// docs holds the tools' descriptions (see tools.Group).
+//
+//go:embed *.md
+var docs embed.FS
 
 // Tools returns the subagent group.
 func Tools() []*tools.Tool {
+	group := tools.Group{Name: "subagents", Docs: docs}
 	return []*tools.Tool{
-		tools.Define(tools.Tool{Name: ForkName, Group: "subagents", Description: forkDescription, Safe: tools.AlwaysSafe}, fork),
-		tools.Define(tools.Tool{Name: WaitName, Group: "subagents", Description: waitDescription, Safe: tools.AlwaysSafe}, wait),
-		tools.Define(tools.Tool{Name: ListName, Group: "subagents", Description: listDescription, Safe: tools.AlwaysSafe}, list),
-		tools.Define(tools.Tool{Name: CancelName, Group: "subagents", Description: cancelDescription, Safe: tools.AlwaysSafe}, cancel),
+		tools.Define(group.Tool(ForkName, tools.AlwaysSafe), fork),
+		tools.Define(group.Tool(WaitName, tools.AlwaysSafe), wait),
+		tools.Define(group.Tool(ListName, tools.AlwaysSafe), list),
+		tools.Define(group.Tool(CancelName, tools.AlwaysSafe), cancel),
 	}
 }
 

@@ -11,20 +11,8 @@ import (
 	"tai/internal/vault"
 )
 
-//go:embed audit_query.md
-var auditQueryDescription string
-
 // defaultAuditRows is how many rows audit_query returns unless told.
 const defaultAuditRows = 50
-
-func auditQueryTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        AuditQueryName,
-		Group:       Group,
-		Description: strings.TrimSpace(auditQueryDescription),
-		Safe:        tools.AlwaysSafe,
-	}, auditQuery)
-}
 
 type auditQueryArgs struct {
 	Since   string `json:"since,omitempty" jsonschema:"Only rows from this far back (\"30m\", \"24h\", \"7d\") or since this date or time (\"2026-11-01\", RFC 3339)." minLength:"1" maxLength:"40"`

@@ -4,22 +4,10 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"strings"
 
 	"tai/internal/tools"
 	"tai/internal/vault"
 )
-
-//go:embed record_delete.md
-var recordDeleteDescription string
-
-func recordDeleteTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        RecordDeleteName,
-		Group:       Group,
-		Description: strings.TrimSpace(recordDeleteDescription),
-	}, recordDelete, tools.ConsentBy(recordDeleteConsent))
-}
 
 // recordDeleteConsent says what the record is, so the person knows what
 // they would lose.

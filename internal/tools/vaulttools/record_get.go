@@ -10,18 +10,6 @@ import (
 	"tai/internal/vault"
 )
 
-//go:embed record_get.md
-var recordGetDescription string
-
-func recordGetTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        RecordGetName,
-		Group:       Group,
-		Description: strings.TrimSpace(recordGetDescription),
-		Safe:        tools.AlwaysSafe,
-	}, recordGet)
-}
-
 // recordArgs pages through one record; limit's maximum is pageMax and its
 // defaults defaultBytes and defaultLines (a test keeps them in step).
 type recordArgs struct {

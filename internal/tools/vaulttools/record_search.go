@@ -10,20 +10,8 @@ import (
 	"tai/internal/vault"
 )
 
-//go:embed record_search.md
-var recordSearchDescription string
-
 // snippetAround is how many bytes of context a hit shows either side.
 const snippetAround = 100
-
-func recordSearchTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        RecordSearchName,
-		Group:       Group,
-		Description: strings.TrimSpace(recordSearchDescription),
-		Safe:        tools.AlwaysSafe,
-	}, recordSearch)
-}
 
 type recordSearchArgs struct {
 	Query string `json:"query,omitempty" jsonschema:"Text to find, matched as written (not a pattern)." minLength:"1" maxLength:"500"`

@@ -4,27 +4,16 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"strings"
 
 	"tai/internal/tools"
 	"tai/internal/vault"
 )
 
-//go:embed secret_delete.md
-var secretDeleteDescription string
-
-func secretDeleteTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        SecretDeleteName,
-		Group:       Group,
-		Description: strings.TrimSpace(secretDeleteDescription),
-	}, secretDelete, tools.ConsentBy(func(call tools.Call, in nameArgs) tools.Consent {
-		return tools.Consent{Title: fmt.Sprintf("%s: %s", SecretDeleteName, in.Name),
-			Detail: fmt.Sprintf("delete secret %q from profile %s; this cannot be undone", in.Name, call.Env.Profile)}
-	}))
+func secretDeleteConsent(call tools.Call, in nameArgs) tools.Consent {
+	return tools.Consent{Title: fmt.Sprintf("%s: %s", SecretDeleteName, in.Name),
+		Detail: fmt.Sprintf("delete secret %q from profile %s; this cannot be undone", in.Name, call.Env.Profile)}
 }
 
-// nameArgs names one secret; its pattern is vault.SecretRE.
 // nameArgs names one secret; its pattern is vault.SecretRE.
 type nameArgs struct {
 	Name string `json:"name" jsonschema:"The secret's name: a letter or digit, then letters, digits, '_', '.' or '-'; at most 128, e.g. \"GITHUB_TOKEN\"." pattern:"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$"`

@@ -11,18 +11,6 @@ import (
 	"tai/internal/vault"
 )
 
-//go:embed secret_list.md
-var secretListDescription string
-
-func secretListTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        SecretListName,
-		Group:       Group,
-		Description: strings.TrimSpace(secretListDescription),
-		Safe:        tools.AlwaysSafe,
-	}, secretList)
-}
-
 func secretList(ctx context.Context, s *vault.Store, call tools.Call, _ tools.NoArgs) (string, error) {
 	list, err := s.Secrets(ctx, call.Env.Profile)
 	if err != nil {

@@ -4,23 +4,10 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"strings"
 
 	"tai/internal/tools"
 	"tai/internal/vault"
 )
-
-//go:embed secret_set.md
-var secretSetDescription string
-
-func secretSetTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        SecretSetName,
-		Group:       Group,
-		Description: strings.TrimSpace(secretSetDescription),
-		Hidden:      []string{"value"},
-	}, secretSet, tools.ConsentBy(secretSetConsent))
-}
 
 // secretArgs are a secret's name and value; the value is bounded at 64
 // KiB: secrets are keys and tokens.

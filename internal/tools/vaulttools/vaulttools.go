@@ -14,6 +14,7 @@
 package vaulttools
 
 import (
+	"embed"
 	"time"
 
 	"tai/internal/tools"
@@ -33,12 +34,26 @@ const (
 // Group is the catalogue group of these tools.
 const Group = "vault"
 
+// docs holds the tools' descriptions (see tools.Group).
+//
+//go:embed *.md
+var docs embed.FS
+
+// group declares this group's tools.
+var group = tools.Group{Name: Group, Docs: docs}
+
 // Tools returns the vault group.
 func Tools() []*tools.Tool {
+	set := group.Tool(SecretSetName, nil)
+	set.Hidden = []string{"value"} // never shown, logged or digested
 	return []*tools.Tool{
-		secretListTool(), secretSetTool(), secretDeleteTool(),
-		recordGetTool(), recordSearchTool(), recordDeleteTool(),
-		auditQueryTool(),
+		tools.DefineVault(group.Tool(SecretListName, tools.AlwaysSafe), secretList),
+		tools.DefineVault(set, secretSet, tools.ConsentBy(secretSetConsent)),
+		tools.DefineVault(group.Tool(SecretDeleteName, nil), secretDelete, tools.ConsentBy(secretDeleteConsent)),
+		tools.DefineVault(group.Tool(RecordGetName, tools.AlwaysSafe), recordGet),
+		tools.DefineVault(group.Tool(RecordSearchName, tools.AlwaysSafe), recordSearch),
+		tools.DefineVault(group.Tool(RecordDeleteName, nil), recordDelete, tools.ConsentBy(recordDeleteConsent)),
+		tools.DefineVault(group.Tool(AuditQueryName, tools.AlwaysSafe), auditQuery),
 	}
 }
 
