@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -13,36 +14,24 @@ import (
 )
 
 func newRecordCmd(a *App) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "record",
-		Short: "Show stored records (spilled tool results, notes, transcripts)",
+	return parent("record", "Show stored records (spilled tool results, notes, transcripts)", "",
+		a.storeCommand("show ID", "Print a record's body", 1, a.recordShow), newRecordListCmd(a))
+}
+
+func (a *App) recordShow(ctx context.Context, s *vault.Store, args []string) error {
+	r, err := s.Record(ctx, args[0])
+	if err != nil {
+		return err
 	}
-	cmd.AddCommand(&cobra.Command{
-		Use:   "show ID",
-		Short: "Print a record's body",
-		Args:  exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.Store(cmd.Context())
-			if err != nil {
-				return err
-			}
-			r, err := s.Record(cmd.Context(), args[0])
-			if err != nil {
-				return err
-			}
-			body := r.Body
-			if a.IsTerminal(a.Stdout) {
-				body = textsafe.Clean(body)
-			}
-			fmt.Fprint(a.Stdout, body)
-			if !strings.HasSuffix(body, "\n") {
-				fmt.Fprintln(a.Stdout)
-			}
-			return nil
-		},
-	})
-	cmd.AddCommand(newRecordListCmd(a))
-	return cmd
+	body := r.Body
+	if a.IsTerminal(a.Stdout) {
+		body = textsafe.Clean(body)
+	}
+	fmt.Fprint(a.Stdout, body)
+	if !strings.HasSuffix(body, "\n") {
+		fmt.Fprintln(a.Stdout)
+	}
+	return nil
 }
 
 func newRecordListCmd(a *App) *cobra.Command {
