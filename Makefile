@@ -42,9 +42,11 @@ bench-llm:
 bench-agent:
 	$(GO) test -run '^$$' -bench AgentStep -benchtime 3s -count 3 ./internal/agent/
 
-# Tool selection: recall, offered tokens and their share of the catalogue,
-# and selection time, for tai's selector beside a plain BM25 top-24, on the
-# captured catalogue (tune and held-out queries) and a synthetic 3,200-tool one.
+# Tool selection: recall (all, reachable, native), offered tokens and their
+# share of the catalogue, and selection time, for tai's selector beside plain
+# BM25 top-k at the same tokens, on the captured catalogue (tune, held-out),
+# the unseen set, the blind set when testdata/blind holds it, and a synthetic
+# 3,200-tool catalogue.
 bench-select:
 	@echo "$$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //') ($$(nproc) cores), $$($(GO) version | cut -d' ' -f3-)"
 	$(GO) test -run '^$$' -bench 'Selection|Select3200|Index3200' -benchtime 2s ./internal/tools/selector/

@@ -183,7 +183,7 @@ func (a *App) newToolHost(cfg profile.Config, o agentSetup) (*toolHost, error) {
 func (th *toolHost) agent(cfg profile.Config) *agent.Agent {
 	return &agent.Agent{
 		Tools:    th.reg,
-		Selector: agent.LazyTools{Registry: th.reg},
+		Selector: agent.LazyTools{Registry: th.reg, Selector: toolSelector(cfg)},
 		Approver: th.approver,
 		Env:      th.env,
 		System:   agent.SystemPrompt(th.env.Dir, cfg.Approval(), cfg.Get(profile.KeySystemPrompt), time.Now()),

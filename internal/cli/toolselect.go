@@ -22,9 +22,15 @@ func newToolsSelectCmd(a *App) *cobra.Command {
 		Short: "Show which tools the agent would be offered for a request",
 		Long: `Show the tools the lazy selector would offer the model for a request:
 the core set plus the best matches of the words, over native tools and the
-cached tools of the profile's enabled MCP servers (no server is started),
-within the budget of 24 tools and 6,000 tokens. Sizes are estimated tokens,
-bytes/4 of each serialized spec {name, description, parameters}.
+cached tools of the profile's enabled MCP servers (no server is started).
+Sizes are estimated tokens, bytes/4 of each serialized spec {name,
+description, parameters}.
+
+The budget follows the catalogue and the model: a catalogue within 5% of
+the model's context window is offered whole; a larger one gets 5% of its
+tokens (at least 6,000 tokens and 24 tools, one tool per 250 tokens), but
+never more than 10% of the context window. The window is the usual one
+of the profile's model provider (128,000 tokens where it is not known).
 --json prints {"tools":[names…],"tokens":N,"catalogue_tokens":M}.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -38,8 +44,12 @@ bytes/4 of each serialized spec {name, description, parameters}.
 			if err := a.noteLeftOut(cmd.Context()); err != nil {
 				return err
 			}
+			cfg, err := a.Config(cmd.Context())
+			if err != nil {
+				return err
+			}
 			ix := selector.NewIndex(reg.All())
-			sel := selector.Selector{}.Select(ix, selector.Request{Query: selector.Query{Input: query}})
+			sel := toolSelector(cfg).Select(ix, selector.Request{Query: selector.Query{Input: query}})
 			if asJSON {
 				return printSelectionJSON(a.Stdout, sel)
 			}

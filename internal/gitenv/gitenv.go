@@ -47,11 +47,12 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"tai/internal/lazyre"
 )
 
 // A setting is one configuration key and the value tai gives it.
@@ -102,27 +103,27 @@ var dropEnv = []string{"GIT_EXTERNAL_DIFF", "GIT_CONFIG_PARAMETERS"}
 // Keys are matched as `git config --list` prints them: section and key in
 // lower case, the subsection (a driver's name) as written.
 var programKeys = []struct {
-	match   *regexp.Regexp
+	match   *lazyre.Regexp
 	neutral string
 }{
 	// Filters run on the work tree's files: clean when status, diff or add
 	// compare or store a file, smudge when a checkout or switch writes one.
 	// An empty command is no filter (see [requiredOff]).
-	{regexp.MustCompile(`^filter\..+\.(clean|smudge|process)$`), ""},
+	{lazyre.New(`^filter\..+\.(clean|smudge|process)$`), ""},
 	// Textconv runs on both sides of a diff, log -p, show and blame; cat
 	// converts nothing.
-	{regexp.MustCompile(`^diff\..+\.textconv$`), "cat"},
+	{lazyre.New(`^diff\..+\.textconv$`), "cat"},
 	// External diff drivers: git diff fails instead, saying how to diff
 	// without one (the git tools pass --no-ext-diff and never use them).
 	// Git runs the value with sh, its arguments appended; the # drops them.
-	{regexp.MustCompile(`^diff\..+\.command$`), noExtDiff},
-	{regexp.MustCompile(`^diff\.external$`), noExtDiff},
+	{lazyre.New(`^diff\..+\.command$`), noExtDiff},
+	{lazyre.New(`^diff\.external$`), noExtDiff},
 	// Signature checks (log.showSignature, --show-signature) and signing
 	// (commit.gpgSign) run these; the neutral values are git's defaults.
-	{regexp.MustCompile(`^gpg\.(openpgp\.)?program$`), "gpg"},
-	{regexp.MustCompile(`^gpg\.x509\.program$`), "gpgsm"},
-	{regexp.MustCompile(`^gpg\.ssh\.program$`), "ssh-keygen"},
-	{regexp.MustCompile(`^gpg\.ssh\.defaultkeycommand$`), ""},
+	{lazyre.New(`^gpg\.(openpgp\.)?program$`), "gpg"},
+	{lazyre.New(`^gpg\.x509\.program$`), "gpgsm"},
+	{lazyre.New(`^gpg\.ssh\.program$`), "ssh-keygen"},
+	{lazyre.New(`^gpg\.ssh\.defaultkeycommand$`), ""},
 }
 
 const noExtDiff = `echo "tai: the repository's external diff driver does not run; use git diff --no-ext-diff" >&2; exit 1 #`
@@ -130,7 +131,7 @@ const noExtDiff = `echo "tai: the repository's external diff driver does not run
 // requiredOff matches the filter keys whose neutralising also needs
 // filter.<driver>.required=false: a required filter that does nothing
 // makes git stop.
-var requiredOff = regexp.MustCompile(`^filter\.(.+)\.(clean|smudge|process)$`)
+var requiredOff = lazyre.New(`^filter\.(.+)\.(clean|smudge|process)$`)
 
 // trustedScopes are the configuration scopes the person writes.
 var trustedScopes = map[string]bool{"system": true, "global": true, "command": true}

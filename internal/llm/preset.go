@@ -88,3 +88,16 @@ func ParseModel(s string) (provider, model string, err error) {
 	}
 	return prefix, rest, nil
 }
+
+// presetContext is the context window, in tokens, that a provider's
+// models commonly have, for sizing what tai puts in a request when the
+// model's own window is not known: the hosted providers' current models,
+// and for local servers what a small local model usually runs with.
+var presetContext = map[string]int{
+	"openai": 128_000, "anthropic": 200_000, "openrouter": 128_000, "groq": 128_000,
+	"deepseek": 64_000, "ollama": 32_768, "lmstudio": 32_768, "vllm": 32_768, "llamacpp": 32_768,
+}
+
+// PresetContextTokens is provider's usual context window in tokens, 0 for
+// a provider tai does not know.
+func PresetContextTokens(provider string) int { return presetContext[provider] }

@@ -230,11 +230,72 @@ func sortedNames[V any](m map[string]V) []string {
 func bumpMCPGen(ctx context.Context, tx *sql.Tx) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES ('mcp_gen', '1')
 		ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`)
-	return classify(err)
+	if err != nil {
+		return classify(err)
+	}
+	return recount(ctx, tx)
 }
 
 // MCPGeneration changes whenever any process changes the MCP tables, so a
 // cached view of them can tell it is stale with one small query.
 func (s *Store) MCPGeneration(ctx context.Context) (string, error) {
 	return s.meta(ctx, s.db, "mcp_gen")
+}
+
+// MCPToolTally counts one server's cached tools for a listing. The vault
+// keeps the counts (table mcp_tool_tally), recounted by every change to
+// the MCP tables, so tai mcp list with 32 servers of 100 tools reads 32
+// rows instead of 6,400.
+type MCPToolTally struct {
+	Tools int
+	// Pending counts the tools without a pin or whose pin differs from
+	// the cached definition's hash.
+	Pending int
+	// Late counts the tools past the server's first TallyFirst in its own
+	// order that are not pending.
+	Late int
+	// Unhashed counts tools cached before their hash was kept: for them
+	// Pending is not known here.
+	Unhashed int
+}
+
+// TallyFirst is how many tools of a server MCPToolTally counts as not
+// late: MCP_MAX_TOOLS.
+const TallyFirst = 100
+
+// tallyQuery counts every server's tools, as mcp_tool_tally holds them.
+const tallyQuery = `SELECT server, COUNT(*), SUM(pending), SUM(rank > 100 AND NOT pending), SUM(hash = '')
+	FROM (SELECT t.server, t.hash,
+		ROW_NUMBER() OVER (PARTITION BY t.server ORDER BY t.position, t.tool) AS rank,
+		(p.hash IS NULL OR p.hash != t.hash) AS pending
+		FROM mcp_server_tools t LEFT JOIN mcp_tool_pins p ON p.server = t.server AND p.tool = t.tool)
+	GROUP BY server`
+
+// recount refreshes mcp_tool_tally in a transaction that changed the MCP
+// tables.
+func recount(ctx context.Context, tx *sql.Tx) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM mcp_tool_tally`); err != nil {
+		return classify(err)
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO mcp_tool_tally(server, tools, pending, late, unhashed) `+tallyQuery)
+	return classify(err)
+}
+
+// MCPToolTallies returns every server's tally.
+func (s *Store) MCPToolTallies(ctx context.Context) (map[string]MCPToolTally, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT server, tools, pending, late, unhashed FROM mcp_tool_tally`)
+	if err != nil {
+		return nil, classify(err)
+	}
+	defer rows.Close()
+	out := map[string]MCPToolTally{}
+	for rows.Next() {
+		var name string
+		var t MCPToolTally
+		if err := rows.Scan(&name, &t.Tools, &t.Pending, &t.Late, &t.Unhashed); err != nil {
+			return nil, err
+		}
+		out[name] = t
+	}
+	return out, rows.Err()
 }

@@ -5,11 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"regexp"
+
+	"tai/internal/lazyre"
 )
 
 // profileRE bounds profile names to what is safe in a file name and a flag.
-var profileRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
+var profileRE = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
 
 // ValidProfileName reports whether name may name a profile.
 func ValidProfileName(name string) error {

@@ -8,12 +8,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
+
+	"tai/internal/lazyre"
 )
 
 // SecretRE is the shape of a secret's name (docs/host.md §2, SECRET_RE).
-var SecretRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$`)
+var SecretRE = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$`)
 
 // ValidSecretName explains why name cannot name a secret, or returns nil.
 func ValidSecretName(name string) error {

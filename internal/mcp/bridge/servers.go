@@ -38,13 +38,13 @@ func (s ServerInfo) PinState() string {
 
 // Servers lists every registered server without connecting to any.
 func (b *Bridge) Servers(ctx context.Context) ([]ServerInfo, error) {
-	gen, err := b.Store.MCPGeneration(ctx)
+	servers, err := b.Store.MCPServers(ctx, false)
 	if err != nil {
 		return nil, err
 	}
-	v, err := b.build(ctx, gen, true)
-	if err != nil {
-		return nil, err
+	byName := map[string]vault.MCPServer{}
+	for _, s := range servers {
+		byName[s.Name] = s
 	}
 	names, err := b.Store.MCPServerNames(ctx)
 	if err != nil {
@@ -52,7 +52,7 @@ func (b *Bridge) Servers(ctx context.Context) ([]ServerInfo, error) {
 	}
 	var out []ServerInfo
 	for _, n := range names {
-		s := v.servers[n]
+		s := byName[n]
 		info := ServerInfo{Name: n, Transport: s.Transport, Source: s.Source}
 		if s.Transport == "http" {
 			info.Target = s.URL
@@ -67,6 +67,52 @@ func (b *Bridge) Servers(ctx context.Context) ([]ServerInfo, error) {
 	index := map[string]*ServerInfo{}
 	for i := range out {
 		index[out[i].Name] = &out[i]
+	}
+	if ok, err := b.tallyTools(ctx, servers, index); ok || err != nil {
+		return out, err
+	}
+	return out, b.countTools(ctx, index)
+}
+
+// tallyTools takes the servers' tool counts from the vault (MCPToolTallies)
+// and reports false, counting nothing, when a server's allow or deny list
+// or a tool cached without its hash needs the tools themselves.
+func (b *Bridge) tallyTools(ctx context.Context, servers []vault.MCPServer, index map[string]*ServerInfo) (bool, error) {
+	for _, s := range servers {
+		if len(s.Allow) > 0 || len(s.Deny) > 0 {
+			return false, nil
+		}
+	}
+	if wire.MaxTools != vault.TallyFirst {
+		return false, nil
+	}
+	tallies, err := b.Store.MCPToolTallies(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, t := range tallies {
+		if t.Unhashed > 0 {
+			return false, nil
+		}
+	}
+	for name, t := range tallies {
+		if info := index[name]; info != nil {
+			info.Tools, info.Pending, info.Unoffered = t.Tools, t.Pending, t.Late
+			info.Offered = t.Tools - t.Pending - t.Late
+		}
+	}
+	return true, nil
+}
+
+// countTools counts the servers' tools from the catalogue view.
+func (b *Bridge) countTools(ctx context.Context, index map[string]*ServerInfo) error {
+	gen, err := b.Store.MCPGeneration(ctx)
+	if err != nil {
+		return err
+	}
+	v, err := b.build(ctx, gen, true)
+	if err != nil {
+		return err
 	}
 	for _, bt := range v.byName {
 		info := index[bt.cached.Server]
@@ -85,7 +131,7 @@ func (b *Bridge) Servers(ctx context.Context) ([]ServerInfo, error) {
 			info.Offered++
 		}
 	}
-	return out, nil
+	return nil
 }
 
 func joinQuoted(args []string) string {

@@ -2,16 +2,17 @@ package config
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"tai/internal/lazyre"
 )
 
 // varName is the shape of a variable a reference can name.
-var varName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var varName = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // bareVar matches an env value that is nothing but $NAME, which Gemini CLI
 // expands; tai reads it as ${NAME}. A $ inside a longer value stays literal.
-var bareVar = regexp.MustCompile(`^\$([A-Za-z_][A-Za-z0-9_]*)$`)
+var bareVar = lazyre.New(`^\$([A-Za-z_][A-Za-z0-9_]*)$`)
 
 func readEnv(d *draft, k string, v any) error {
 	env, err := wantStringMap(v, at(d.where, k))

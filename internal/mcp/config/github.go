@@ -2,8 +2,9 @@ package config
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"tai/internal/lazyre"
 )
 
 // GitHubRef is the error [Normalize] returns for a link to a GitHub
@@ -23,8 +24,8 @@ func (g *GitHubRef) Error() string {
 }
 
 var (
-	ghOwner = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$`)
-	ghRepo  = regexp.MustCompile(`^[A-Za-z0-9._-]{1,100}$`)
+	ghOwner = lazyre.New(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$`)
+	ghRepo  = lazyre.New(`^[A-Za-z0-9._-]{1,100}$`)
 )
 
 // notOwners are first path segments of github.com that are pages, not

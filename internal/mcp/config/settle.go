@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-	"regexp"
 	"strings"
+
+	"tai/internal/lazyre"
 )
 
 // settle decides the transport once every key is read, applying the
@@ -110,7 +111,7 @@ func (d *draft) drop(present bool, key string) {
 }
 
 // placeholder matches a value that is only a <placeholder> from the docs.
-var placeholder = regexp.MustCompile(`^<[^<>]+>$`)
+var placeholder = lazyre.New(`^<[^<>]+>$`)
 
 // note records what was read but not used, and values left unfilled.
 func (d *draft) note() {
@@ -159,7 +160,7 @@ func checkURL(raw string) error {
 
 // hostChars is what a DNS name in a URL may hold (underscores included,
 // which some internal names have).
-var hostChars = regexp.MustCompile(`^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.?$`)
+var hostChars = lazyre.New(`^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.?$`)
 
 func isLoopback(host string) bool {
 	if strings.EqualFold(host, "localhost") {

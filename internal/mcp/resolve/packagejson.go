@@ -2,14 +2,14 @@ package resolve
 
 import (
 	"encoding/json"
-	"regexp"
 
+	"tai/internal/lazyre"
 	"tai/internal/mcp/config"
 	"tai/internal/mcp/wire"
 )
 
 // npmName matches a publishable npm package name, scoped or not.
-var npmName = regexp.MustCompile(`^(@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$`)
+var npmName = lazyre.New(`^(@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$`)
 
 // fromPackageJSON reads package.json: a published package with a bin runs
 // as npx -y NAME. Its name also tells the README step which server the

@@ -3,9 +3,9 @@ package resolve
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 
+	"tai/internal/lazyre"
 	"tai/internal/mcp/config"
 	"tai/internal/mcp/wire"
 )
@@ -145,7 +145,7 @@ func packageOf(e config.Entry) string {
 	return ""
 }
 
-var versionSuffix = regexp.MustCompile(`(@[^@/]*|[=<>~!]=.*|\[.*)$`)
+var versionSuffix = lazyre.New(`(@[^@/]*|[=<>~!]=.*|\[.*)$`)
 
 func stripVersion(p string) string {
 	if strings.HasPrefix(p, "@") && strings.Count(p, "@") == 1 {

@@ -2,9 +2,9 @@ package resolve
 
 import (
 	"path"
-	"regexp"
 	"strings"
 
+	"tai/internal/lazyre"
 	"tai/internal/mcp/config"
 )
 
@@ -12,7 +12,7 @@ import (
 // as claude mcp add fetch -e KEY=V -- uvx mcp-server-fetch.
 var clients = map[string]bool{"claude": true, "codex": true, "gemini": true, "qwen": true, "amp": true}
 
-var assignment = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)=(.*)$`)
+var assignment = lazyre.New(`^([A-Za-z_][A-Za-z0-9_]*)=(.*)$`)
 
 // lineCandidate reads one command line of a shell block.
 func lineCandidate(line string) (candidate, bool) {
@@ -117,7 +117,7 @@ func built(name, command string, args []string, env map[string]string) (candidat
 	return candidate{pkg: pkg, entry: e}, pkg != ""
 }
 
-var secretish = regexp.MustCompile(`(?i)(key|token|secret|password|passwd|pat|credential|auth)`)
+var secretish = lazyre.New(`(?i)(key|token|secret|password|passwd|pat|credential|auth)`)
 
 func envRef(name, sample string) string {
 	switch {

@@ -1,8 +1,9 @@
 package resolve
 
 import (
-	"regexp"
 	"strings"
+
+	"tai/internal/lazyre"
 )
 
 // value is what tai writes for a registry input: its value with {var}
@@ -21,7 +22,7 @@ func (v regValue) value(name string) (string, bool) {
 	return "", false
 }
 
-var registryVar = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+var registryVar = lazyre.New(`\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 
 // substitute rewrites the registry's {var} references in s: a variable
 // with a value or default becomes that text, any other ${VAR}. A literal

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"path"
-	"regexp"
 	"strings"
 
+	"tai/internal/lazyre"
 	"tai/internal/mcp/config"
 	"tai/internal/mcp/wire"
 )
@@ -53,7 +53,7 @@ var files = []struct {
 	{"package.json", fromPackageJSON},
 }
 
-var readmeName = regexp.MustCompile(`(?i)^readme(\.(md|markdown|mdx|rst|txt))?$`)
+var readmeName = lazyre.New(`(?i)^readme(\.(md|markdown|mdx|rst|txt))?$`)
 
 // static is the deterministic pass: the linked folder first, then the
 // root. It returns the first entries found with the path they came from,

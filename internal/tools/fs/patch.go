@@ -2,10 +2,11 @@ package fs
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"tai/internal/lazyre"
 )
 
 // filePatch is one file's section of a unified diff.
@@ -23,7 +24,7 @@ type hunk struct {
 	noEOL []int
 }
 
-var hunkHeader = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@`)
+var hunkHeader = lazyre.New(`^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@`)
 
 // gitHeader lists the extended header lines of git diffs that carry
 // nothing apply_patch needs.

@@ -1,24 +1,25 @@
 package search
 
 import (
-	"regexp"
 	"strings"
+
+	"tai/internal/lazyre"
 )
 
 // language finds declaration lines of one language by their first words.
 type language struct {
-	decl *regexp.Regexp
+	decl *lazyre.Regexp
 }
 
 var (
-	pythonDecl = language{regexp.MustCompile(`^\s*(async\s+def|def|class)\s+\w`)}
-	jsDecl     = language{regexp.MustCompile(`^\s*(export\s+)?(default\s+)?(declare\s+)?(abstract\s+)?` +
+	pythonDecl = language{lazyre.New(`^\s*(async\s+def|def|class)\s+\w`)}
+	jsDecl     = language{lazyre.New(`^\s*(export\s+)?(default\s+)?(declare\s+)?(abstract\s+)?` +
 		`((async\s+)?function\b|class\s|interface\s|type\s+\w+\s*[=<]|enum\s|(const|let|var)\s+\w+\s*(:[^=]*)?=\s*(async\s*)?(\([^)]*\)|\w+)\s*(:[^=]*)?=>)`)}
-	rustDecl = language{regexp.MustCompile(`^\s*(pub(\([^)]*\))?\s+)?((async|const|unsafe|extern\s+"[^"]*")\s+)*` +
+	rustDecl = language{lazyre.New(`^\s*(pub(\([^)]*\))?\s+)?((async|const|unsafe|extern\s+"[^"]*")\s+)*` +
 		`(fn|struct|enum|trait|impl|mod|type|const|static|union|macro_rules!)[\s<{!]`)}
-	rubyDecl  = language{regexp.MustCompile(`^\s*(def|class|module)\s`)}
-	jvmDecl   = language{regexp.MustCompile(`^\s*((public|private|protected|internal|static|final|abstract|sealed|open|data|partial|readonly|override|suspend|inline)\s+)*(class|interface|enum|record|struct|object|fun)\s+\w`)}
-	shellDecl = language{regexp.MustCompile(`^\s*(function\s+[\w.:-]+|[\w.:-]+\s*\(\s*\))\s*\{?`)}
+	rubyDecl  = language{lazyre.New(`^\s*(def|class|module)\s`)}
+	jvmDecl   = language{lazyre.New(`^\s*((public|private|protected|internal|static|final|abstract|sealed|open|data|partial|readonly|override|suspend|inline)\s+)*(class|interface|enum|record|struct|object|fun)\s+\w`)}
+	shellDecl = language{lazyre.New(`^\s*(function\s+[\w.:-]+|[\w.:-]+\s*\(\s*\))\s*\{?`)}
 )
 
 // languages maps file extensions to their declaration patterns.

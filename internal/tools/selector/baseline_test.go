@@ -7,12 +7,13 @@ import (
 	"unicode"
 
 	"tai/internal/tools"
+	"tai/internal/tools/selector"
 )
 
 // bm25 is the baseline the selector must beat: plain BM25 over each tool's
 // name and description as one field, lower-cased words split at anything
 // that is not a letter or digit, no stemming, no stop words, no core set,
-// the top 24 offered.
+// the top k offered.
 type bm25 struct {
 	tools    []*tools.Tool
 	postings map[string][]bmPosting
@@ -59,6 +60,36 @@ func newBM25(ts []*tools.Tool) *bm25 {
 
 // top returns the k best-scoring tools for query.
 func (x *bm25) top(query string, k int) []*tools.Tool {
+	out := x.rank(query)
+	return out[:min(k, len(out))]
+}
+
+// equalTokens is the largest k at which BM25's top k offer no more
+// tokens, on the mean over qs, than tokens: the baseline given the same
+// share of the catalogue as the method it is compared with.
+func (x *bm25) equalTokens(qs []query, tokens float64) int {
+	const most = 256
+	var sums [most + 1]float64 // sums[k]: bytes of every query's top k
+	for _, q := range qs {
+		ranked, bytes := x.rank(q.Query), 0
+		for k := 1; k <= most; k++ {
+			if k <= len(ranked) {
+				bytes += selector.SpecBytes(ranked[k-1])
+			}
+			sums[k] += float64(bytes)
+		}
+	}
+	best := 1
+	for k := 1; k <= most; k++ {
+		if float64(selector.Tokens(int(sums[k]/float64(len(qs))))) <= tokens {
+			best = k
+		}
+	}
+	return best
+}
+
+// rank returns every tool that shares a word with query, best first.
+func (x *bm25) rank(query string) []*tools.Tool {
 	scores := make([]float64, len(x.tools))
 	seen := map[string]bool{}
 	for _, w := range plainWords(query) {
@@ -77,9 +108,6 @@ func (x *bm25) top(query string, k int) []*tools.Tool {
 		}
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return scores[idx[a]] > scores[idx[b]] })
-	if len(idx) > k {
-		idx = idx[:k]
-	}
 	out := make([]*tools.Tool, len(idx))
 	for i, d := range idx {
 		out[i] = x.tools[d]

@@ -20,6 +20,8 @@ const (
 type field struct {
 	weight float64
 	text   func(d *doc) string
+	// compounds: words run together here are also indexed as their parts.
+	compounds bool
 }
 
 // doc is the text of one tool, its schema read once.
@@ -34,13 +36,13 @@ type doc struct {
 // it does; the rest of the description and the arguments (names, then
 // descriptions and enum values) add the vocabulary people use for inputs.
 var fields = []field{
-	{3, func(d *doc) string { return localName(d.t) }},
-	{2, func(d *doc) string { return d.t.Server }},
-	{0.5, func(d *doc) string { return d.t.Group }},
-	{1, func(d *doc) string { return summary(d.t.Description) }},
-	{1, func(d *doc) string { return d.t.Description }},
-	{0.7, func(d *doc) string { return strings.Join(d.argNames, " ") }},
-	{0.3, func(d *doc) string { return d.argText }},
+	{3, func(d *doc) string { return localName(d.t) }, true},
+	{2, func(d *doc) string { return d.t.Server }, true},
+	{0.5, func(d *doc) string { return d.t.Group }, false},
+	{1, func(d *doc) string { return summary(d.t.Description) }, false},
+	{1, func(d *doc) string { return d.t.Description }, false},
+	{0.7, func(d *doc) string { return strings.Join(d.argNames, " ") }, false},
+	{0.3, func(d *doc) string { return d.argText }, false},
 }
 
 // posting is one tool's weight for one term: its BM25F term score.
@@ -70,21 +72,45 @@ type Index struct {
 func NewIndex(ts []*tools.Tool) *Index {
 	ix := &Index{tools: ts, bytes: make([]int, len(ts)), postings: map[string][]posting{}, byName: map[string]int{}}
 	docs := make([][]map[string]int, len(ts)) // per tool, per field: term counts
-	lens := make([]float64, len(fields))
+	names := make([][]string, len(ts))        // per tool, the texts of the fields compounds are split in
+	df := map[string]int{}                    // tools using each term
 	for i, t := range ts {
 		ix.bytes[i] = SpecBytes(t)
 		ix.total += ix.bytes[i]
 		ix.byName[t.Name] = i
 		docs[i] = make([]map[string]int, len(fields))
 		d := newDoc(t)
+		used := map[string]bool{}
 		for f, fd := range fields {
-			ws := Words(fd.text(d))
-			lens[f] += float64(len(ws))
+			text := fd.text(d)
+			if fields[f].compounds {
+				names[i] = append(names[i], text)
+			}
 			counts := map[string]int{}
-			for _, w := range ws {
+			for _, w := range Words(text) {
 				counts[w]++
+				if !used[w] {
+					used[w] = true
+					df[w]++
+				}
 			}
 			docs[i][f] = counts
+		}
+	}
+	split := compounds{df: df, memo: map[string][]string{}}
+	lens := make([]float64, len(fields))
+	for i := range ts {
+		k := 0
+		for f := range fields {
+			if fields[f].compounds {
+				for _, p := range split.parts(names[i][k]) {
+					docs[i][f][p]++
+				}
+				k++
+			}
+			for _, c := range docs[i][f] {
+				lens[f] += float64(c)
+			}
 		}
 	}
 	ix.weigh(docs, lens)

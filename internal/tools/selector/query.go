@@ -71,6 +71,41 @@ func splitQuoted(text string) (said, quoted string) {
 	return s.String(), q.String()
 }
 
+// splitPaths separates the words of text that name a file, a path, a
+// pattern or an address (main.go, src/app, *.test.ts, youtu.be/x) from
+// the rest: like a quoted span, they are what the request acts on, and
+// the words inside them ("test" in *.test.ts) say little about the tool.
+func splitPaths(text string) (said, named string) {
+	var s, n strings.Builder
+	for _, f := range strings.Fields(text) {
+		if isPathLike(strings.TrimRight(f, ".,;:!?)")) {
+			n.WriteString(f + " ")
+		} else {
+			s.WriteString(f + " ")
+		}
+	}
+	return s.String(), n.String()
+}
+
+// isPathLike reports whether a word holds a slash, a backslash or a glob
+// star, or a dot between a letter or digit and a letter (a file name or a
+// host, not "3.5" or the end of a sentence).
+func isPathLike(w string) bool {
+	if strings.ContainsAny(w, "/\\*") {
+		return true
+	}
+	for i := 1; i+1 < len(w); i++ {
+		if w[i] == '.' && isAlnum(w[i-1]) && (w[i+1] >= 'a' && w[i+1] <= 'z' || w[i+1] >= 'A' && w[i+1] <= 'Z') {
+			return true
+		}
+	}
+	return false
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
 // Hit is one ranked tool.
 type Hit struct {
 	Tool  *tools.Tool
@@ -114,14 +149,38 @@ func (ix *Index) concepts(q Query) []concept {
 		})
 	}
 	said, quoted := splitQuoted(q.Input)
+	said, named := splitPaths(said)
 	add(said, 1)
+	for _, p := range phrases(said) {
+		note(p, 1)
+	}
 	add(quoted, quotedWeight)
+	add(named, quotedWeight)
 	add(q.Traffic, trafficWeight)
 	out := make([]concept, 0, len(w))
 	for t, weight := range w {
 		out = append(out, concept{t, weight})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].stem < out[j].stem })
+	return out
+}
+
+// phrases are the words in a row of text, two or three, that the
+// thesaurus knows as one ("get rid of", "sum up", "shut down"): each is a
+// concept of its own, matched through its related words, beside the words
+// it is made of.
+func phrases(text string) []string {
+	var words []string
+	forEachWord(text, func(w string) { words = append(words, w) })
+	rel := relatives()
+	var out []string
+	for i := range words {
+		for n := 2; n <= 3 && i+n <= len(words); n++ {
+			if k := phraseKey(words[i : i+n]); rel[k] != nil {
+				out = append(out, k)
+			}
+		}
+	}
 	return out
 }
 
@@ -133,10 +192,11 @@ func (ix *Index) Rank(q Query) []Hit {
 	best := make([]float32, n)
 	touched := make([]int32, 0, 64)
 	concepts := ix.concepts(q)
+	rel := relatives()
 	for _, c := range concepts {
 		touched = ix.match(c.stem, 1, best, touched)
-		for _, r := range relatedStems[c.stem] {
-			touched = ix.match(r, expansionWeight, best, touched)
+		for _, r := range rel[c.stem] {
+			touched = ix.match(r.stem, r.weight, best, touched)
 		}
 		for _, d := range touched {
 			scores[d] += float32(c.weight) * best[d]

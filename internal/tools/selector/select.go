@@ -12,8 +12,43 @@ type Budget struct {
 	MaxTokens int // estimated tokens of the offered specs (SpecTokens)
 }
 
-// DefaultBudget is docs/host.md §6's default: at most 24 tools and 6,000 tokens.
+// DefaultBudget is the least a step offers of a catalogue too large to
+// offer whole: at most 24 tools and 6,000 tokens (docs/host.md §6).
 var DefaultBudget = Budget{MaxTools: 24, MaxTokens: 6000}
+
+// The budget rule (docs/benchmarks.md, "Tool selection"). A catalogue that
+// fits in offerAllShare of the model's context window is offered whole.
+// A larger one gets catalogueShare of its tokens, at least DefaultBudget,
+// at most maxContextShare of the window: a catalogue of 40 servers needs
+// more room than one of 4 for the right tool to be among the offered, and
+// however large the catalogue, tool specs never crowd out the
+// conversation. MaxTools follows as one tool per tokensPerTool.
+const (
+	offerAllShare   = 0.05
+	catalogueShare  = 0.05
+	maxContextShare = 0.10
+	tokensPerTool   = 250
+)
+
+// DefaultContextTokens is the context window assumed when the model's is
+// not known.
+const DefaultContextTokens = 128_000
+
+// BudgetFor is the budget of one step over a catalogue whose specs total
+// catalogueTokens, for a model whose context window holds contextTokens
+// (0: DefaultContextTokens).
+func BudgetFor(catalogueTokens, contextTokens int) Budget {
+	if contextTokens <= 0 {
+		contextTokens = DefaultContextTokens
+	}
+	limit := int(maxContextShare * float64(contextTokens))
+	if float64(catalogueTokens) <= offerAllShare*float64(contextTokens) {
+		return Budget{MaxTools: math.MaxInt, MaxTokens: catalogueTokens}
+	}
+	tokens := max(int(catalogueShare*float64(catalogueTokens)), DefaultBudget.MaxTokens)
+	tokens = min(tokens, limit)
+	return Budget{MaxTools: max(tokens/tokensPerTool, DefaultBudget.MaxTools), MaxTokens: tokens}
+}
 
 // DefaultCore is offered at every step, before anything that matches: the
 // tools a coding agent reaches for whatever the request, and tool_search
@@ -23,7 +58,12 @@ var DefaultCore = []string{"tool_search", "read_file", "list_dir", "grep", "edit
 // minRelevance drops matches scoring under this fraction of the best one:
 // a tool that shares only a common word with the request costs tokens
 // without being a plausible choice.
-const minRelevance = 0.3
+const minRelevance = 0.2
+
+// nativeMatches is how many of the best-matching native tools are offered
+// ahead of other matches: tai's own tools answer most requests about the
+// files, the repository and tai itself, and cost little each.
+const nativeMatches = 2
 
 // typicalTokens is the size of a typical tool spec. A larger one needs
 // proportionally stronger evidence to be offered: it spends budget that
@@ -39,10 +79,13 @@ func sizeFactor(tokens int) float64 {
 }
 
 // Selector decides which tools one step offers. The zero value uses
-// DefaultCore and DefaultBudget.
+// DefaultCore and BudgetFor the catalogue and DefaultContextTokens.
 type Selector struct {
-	Core   []string
+	Core []string
+	// Budget, when set, replaces BudgetFor's.
 	Budget Budget
+	// ContextTokens is the model's context window, 0 when not known.
+	ContextTokens int
 }
 
 // Request is one step's view of the turn.
@@ -61,16 +104,14 @@ type Selection struct {
 }
 
 // Select offers, in this order and while the budget lasts: the core set,
-// the tools loaded this turn, the tools the latest traffic called, then the
-// best matches of the request. Tools marked Unoffered are never offered.
+// the tools loaded this turn, the tools the latest traffic called, the
+// nativeMatches best-matching native tools, then the best matches of the
+// request. Tools marked Unoffered are never offered.
 // The same index and request always give the same selection.
 func (s Selector) Select(ix *Index, r Request) Selection {
 	budget := s.Budget
-	if budget.MaxTools <= 0 {
-		budget.MaxTools = DefaultBudget.MaxTools
-	}
-	if budget.MaxTokens <= 0 {
-		budget.MaxTokens = DefaultBudget.MaxTokens
+	if budget.MaxTools <= 0 || budget.MaxTokens <= 0 {
+		budget = BudgetFor(ix.CatalogueTokens(), s.ContextTokens)
 	}
 	core := s.Core
 	if core == nil {
@@ -87,6 +128,16 @@ func (s Selector) Select(ix *Index, r Request) Selection {
 		sel.offer(t.Name)
 	}
 	hits := ix.Rank(r.Query)
+	natives := 0
+	for _, h := range hits {
+		if natives == nativeMatches {
+			break
+		}
+		if !h.Tool.Bridged() && !sel.taken[int(h.i)] {
+			sel.offerAt(int(h.i))
+			natives++
+		}
+	}
 	for _, h := range hits {
 		if h.Score < minRelevance*hits[0].Score || len(sel.out.Tools) >= budget.MaxTools {
 			break

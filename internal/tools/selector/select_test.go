@@ -3,7 +3,9 @@ package selector_test
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -163,4 +165,126 @@ func hitTools(hs []selector.Hit) []*tools.Tool {
 		out = append(out, h.Tool)
 	}
 	return out
+}
+
+// Words inside a file name, path or pattern are what the request acts on,
+// not what it asks done: "*.test.ts" does not make a testing tool the best
+// match for finding files.
+func TestRank_PathWordsArePayload(t *testing.T) {
+	ix := selector.NewIndex([]*tools.Tool{
+		tool("run_tests", "Run the tests of a TypeScript project: test files, test cases, test reports"),
+		tool("find_files", "Find files by pattern"),
+	})
+	for _, q := range []string{"find all files named *.test.ts", "find the files like src/test/ts/app.test.ts"} {
+		if hits := ix.Rank(selector.Query{Input: q}); len(hits) == 0 || hits[0].Tool.Name != "find_files" {
+			t.Errorf("%q ranked %v first", q, names(hitTools(hits)))
+		}
+	}
+	if hits := ix.Rank(selector.Query{Input: "run the test suite"}); len(hits) == 0 || hits[0].Tool.Name != "run_tests" {
+		t.Errorf("plain words lost their weight: %v", names(hitTools(hits)))
+	}
+}
+
+// A word a server runs together ("browserbase", "createmessage") is also
+// found by its parts when the catalogue uses them on their own; a word
+// whose parts the catalogue does not use stays whole.
+func TestRank_CompoundWordsMatchTheirParts(t *testing.T) {
+	ts := []*tools.Tool{
+		{Name: "mcp_bb_close", Description: "Close the current Browserbase session", Server: "bb", Remote: "close"},
+		tool("mail_send", "Send a mail"),
+		tool("post_send", "Send a post"),
+		{Name: "mcp_tw_sendmessage", Description: "Twilio API", Server: "tw", Remote: "sendmessage"},
+		tool("browser_open", "Open a page in the browser"),
+		tool("browser_back", "Go back in the browser"),
+		tool("message_read", "Read a message"),
+		tool("message_list", "List each message of a chat"),
+		tool("kb_search", "Search the knowledge base"),
+		tool("git_rebase", "Rebase onto a base branch"),
+		{Name: "mcp_fc_scrape", Description: "Firecrawl scraper", Server: "fc", Remote: "scrape"},
+		tool("crawl_site", "Crawl a site"),
+		tool("crawl_links", "Crawl the links of a page"),
+	}
+	ix := selector.NewIndex(ts)
+	if hits := ix.Rank(selector.Query{Input: "close the browser session"}); len(hits) == 0 || hits[0].Tool.Name != "mcp_bb_close" {
+		t.Errorf("ranked %v first, want mcp_bb_close", names(hitTools(hits)))
+	}
+	for _, q := range []string{"send", "message"} {
+		if !slices.Contains(names(hitTools(ix.Rank(selector.Query{Input: q}))), "mcp_tw_sendmessage") {
+			t.Errorf("%q did not match sendmessage", q)
+		}
+	}
+	for _, h := range ix.Rank(selector.Query{Input: "crawl"}) {
+		if h.Tool.Name == "mcp_fc_scrape" {
+			t.Errorf("\"crawl\" matched firecrawl, though no tool uses \"fire\"")
+		}
+	}
+}
+
+// The budget rule: everything when the catalogue fits in 5% of the
+// context window; otherwise 5% of the catalogue, at least the default,
+// at most 10% of the window; one tool per 250 tokens.
+func TestBudgetFor(t *testing.T) {
+	for _, c := range []struct {
+		catalogue, context int
+		want               selector.Budget
+	}{
+		{5_000, 200_000, selector.Budget{MaxTools: math.MaxInt, MaxTokens: 5_000}},
+		{10_000, 0, selector.Budget{MaxTools: 24, MaxTokens: 6_000}}, // 128k assumed: over 5%, under the default
+		{129_000, 200_000, selector.Budget{MaxTools: 25, MaxTokens: 6_450}},
+		{325_000, 200_000, selector.Budget{MaxTools: 65, MaxTokens: 16_250}},
+		{325_000, 128_000, selector.Budget{MaxTools: 51, MaxTokens: 12_800}},
+		{325_000, 32_768, selector.Budget{MaxTools: 24, MaxTokens: 3_276}}, // the window's 10% wins over the default
+	} {
+		if got := selector.BudgetFor(c.catalogue, c.context); got != c.want {
+			t.Errorf("BudgetFor(%d, %d) = %+v, want %+v", c.catalogue, c.context, got, c.want)
+		}
+	}
+}
+
+// However large the catalogue, a step never offers more than 10% of the
+// model's context window, the core set included.
+func TestSelect_NeverMoreThanTenthOfContext(t *testing.T) {
+	cat := smallCatalogue()
+	for i := range 400 {
+		cat = append(cat, tool(fmt.Sprintf("widget_%03d", i), strings.Repeat("Widget tool for widgets. ", 20)))
+	}
+	ix := selector.NewIndex(cat)
+	got := selector.Selector{ContextTokens: 8_000}.Select(ix, selector.Request{Query: selector.Query{Input: "widgets"}})
+	if got.Tokens > 800 || len(got.Tools) == 0 {
+		t.Errorf("8,000-token window: offered %d tools, %d tokens; want some, at most 800", len(got.Tools), got.Tokens)
+	}
+}
+
+// Words in a row that WordNet knows as one ("sum up", "get rid of") find
+// the tools of what they mean, though they share no word with them.
+func TestRank_PhrasesMatchTheirMeaning(t *testing.T) {
+	ix := selector.NewIndex([]*tools.Tool{
+		tool("summarize_text", "Summarize a text"),
+		tool("remove_file", "Remove a file"),
+		tool("list_users", "List the users"),
+	})
+	for q, want := range map[string]string{"sum up this": "summarize_text", "get rid of this": "remove_file"} {
+		if hits := ix.Rank(selector.Query{Input: q}); len(hits) != 1 || hits[0].Tool.Name != want {
+			t.Errorf("%q ranked %v, want %s alone", q, names(hitTools(hits)), want)
+		}
+	}
+}
+
+// The best native matches are offered ahead of the bridged ones, even
+// when servers' tools score higher: tai's own tools are few and small.
+func TestSelect_BestNativeMatchesFirst(t *testing.T) {
+	ts := []*tools.Tool{tool("delete_path", "Delete a file or a folder")}
+	for i := range 6 {
+		ts = append(ts, &tools.Tool{Name: fmt.Sprintf("mcp_s%d_clean_tmp_folder", i), Description: "Clean the tmp folder of the build server",
+			Server: fmt.Sprintf("s%d", i), Remote: "clean_tmp_folder", Schema: json.RawMessage(`{"type":"object","properties":{}}`)})
+	}
+	ix := selector.NewIndex(ts)
+	req := selector.Request{Query: selector.Query{Input: "clean out the tmp folder of the build server"}}
+	if hits := ix.Rank(req.Query); hits[0].Tool.Name == "delete_path" {
+		t.Fatalf("the test needs the native tool ranked below the others: %v", names(hitTools(hits)))
+	}
+	got := selector.Selector{Core: []string{}, Budget: selector.Budget{MaxTools: 3, MaxTokens: 10_000}}.Select(ix, req)
+	if !slices.Contains(names(got.Tools), "delete_path") {
+		t.Errorf("offered %v without the native delete_path", names(got.Tools))
+	}
 }

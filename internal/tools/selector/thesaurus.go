@@ -1,6 +1,12 @@
 package selector
 
-import "strings"
+import (
+	_ "embed"
+	"strings"
+	"sync"
+)
+
+//go:generate go run ./internal/wordnetgen -out wordnet.txt testdata/servers testdata/unseen/servers
 
 // related are groups of words that people and tool authors use for the
 // same thing. A query word also matches the other words of its groups, at
@@ -106,13 +112,45 @@ var abbreviations = map[string]string{
 	"url": "url link", "ui": "user interface", "img": "image", "pic": "picture", "pkg": "package",
 }
 
-// expansionWeight is what a related word counts for, against 1 for a word
-// the query used itself.
-const expansionWeight = 0.4
+// What a related word counts for, against 1 for a word the query used
+// itself: a word of the same group above (expansionWeight), a synonym or
+// derived form in WordNet (synonymWeight), a broader or narrower word in
+// WordNet (broaderWeight). A tool scores for a query word by the best of
+// these, so an expansion never outweighs a direct match.
+const (
+	expansionWeight = 0.4
+	synonymWeight   = 0.3
+	broaderWeight   = 0.15
+)
 
-// relatedStems maps a stem to the stems of every group it belongs to.
-var relatedStems = func() map[string][]string {
-	m := map[string][]string{}
+// relative is a stem that may stand in for a query word, and its weight.
+type relative struct {
+	stem   string
+	weight float32
+}
+
+// wordnetTable is generated from WordNet 3.0 (see WORDNET-LICENSE and
+// internal/wordnetgen): one line per word, "word synonyms… | broader…".
+//
+//go:embed wordnet.txt
+var wordnetTable string
+
+// relatives maps a stem to the stems that may stand in for it, the hand
+// groups first; it is built on first use, not at start-up.
+var relatives = sync.OnceValue(func() map[string][]relative {
+	m := map[string][]relative{}
+	add := func(from, to string, w float32) {
+		if from == to {
+			return
+		}
+		for i, r := range m[from] {
+			if r.stem == to {
+				m[from][i].weight = max(r.weight, w)
+				return
+			}
+		}
+		m[from] = append(m[from], relative{to, w})
+	}
 	for _, g := range related {
 		var stems []string
 		for _, w := range strings.Fields(g) {
@@ -120,14 +158,42 @@ var relatedStems = func() map[string][]string {
 		}
 		for _, s := range stems {
 			for _, o := range stems {
-				if o != s && !contains(m[s], o) {
-					m[s] = append(m[s], o)
-				}
+				add(s, o, expansionWeight)
 			}
 		}
 	}
+	for _, line := range strings.Split(wordnetTable, "\n") {
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		head, broader, _ := strings.Cut(line, " | ")
+		words := strings.Fields(head)
+		if len(words) == 0 {
+			continue
+		}
+		key := phraseKey(strings.Split(words[0], "_"))
+		for _, w := range words[1:] {
+			add(key, Stem(w), synonymWeight)
+		}
+		for _, w := range strings.Fields(broader) {
+			add(key, Stem(w), broaderWeight)
+		}
+	}
 	return m
-}()
+})
+
+// phraseKey is the key of a word or of words in a row: their stems joined
+// by underscores, so "getting rid of" finds WordNet's get_rid_of.
+func phraseKey(words []string) string {
+	if len(words) == 1 {
+		return Stem(words[0])
+	}
+	stems := make([]string, len(words))
+	for i, w := range words {
+		stems[i] = Stem(w)
+	}
+	return strings.Join(stems, "_")
+}
 
 func contains(list []string, s string) bool {
 	for _, x := range list {

@@ -3,9 +3,10 @@ package shell
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
+
+	"tai/internal/lazyre"
 )
 
 // ReadOnly returns nil when every simple command in line — across
@@ -189,7 +190,7 @@ func checkDate(args []string) error {
 
 // sedScript is a script of print, delete, quit and line-number commands on
 // line addresses: nothing that writes (w, s///w, -i) or runs (e).
-var sedScript = regexp.MustCompile(`^\s*((\d+|\$)(\s*,\s*(\d+|\$))?)?\s*[pdq=]\s*(;\s*((\d+|\$)(\s*,\s*(\d+|\$))?)?\s*[pdq=]\s*)*;?\s*$`)
+var sedScript = lazyre.New(`^\s*((\d+|\$)(\s*,\s*(\d+|\$))?)?\s*[pdq=]\s*(;\s*((\d+|\$)(\s*,\s*(\d+|\$))?)?\s*[pdq=]\s*)*;?\s*$`)
 
 func checkSed(args []string) error {
 	script := false

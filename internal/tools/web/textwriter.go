@@ -2,8 +2,9 @@ package web
 
 import (
 	"net/url"
-	"regexp"
 	"strings"
+
+	"tai/internal/lazyre"
 )
 
 // textWriter assembles the text of an HTML page: it owes line breaks and
@@ -152,7 +153,7 @@ func (w *textWriter) resolve(href string) string {
 	return u.String()
 }
 
-var trailingSpace = regexp.MustCompile(`[ \t]+\n`)
+var trailingSpace = lazyre.New(`[ \t]+\n`)
 
 // String is the text, trimmed.
 func (w *textWriter) String() string {

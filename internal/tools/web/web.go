@@ -6,10 +6,10 @@ package web
 import (
 	"embed"
 	"fmt"
-	"regexp"
 	"strings"
 
 	tai "tai"
+	"tai/internal/lazyre"
 	"tai/internal/tools"
 )
 
@@ -57,7 +57,7 @@ type secretRef struct {
 }
 
 // headerName is an HTTP header field name (an RFC 9110 token).
-var headerName = regexp.MustCompile("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$")
+var headerName = lazyre.New("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$")
 
 // consent describes a call for the approval screen: the request line, the
 // headers and body the model wrote, and the secret by name only.

@@ -8,7 +8,11 @@
 // and the median peak resident set of the largest process of the agent's
 // process tree (wait4's ru_maxrss).
 //
-// Usage: benchstart -tai path/to/tai -peers DIR [-home DIR] [-rounds 15]
+// With -hello, it first times tai's own starts beside a hello-world Go
+// binary: tai --version, and tai mcp list with 32 servers of 100 cached
+// tools (issue 18's targets: 1.5× and 2×); -own does only that.
+//
+// Usage: benchstart -tai path/to/tai -peers DIR [-home DIR] [-rounds 15] [-hello BIN [-own]]
 // where DIR is the node_modules folder holding the peers (.bin/claude,
 // .bin/codex, .bin/gemini) and Node 22 (.bin/node). It must run inside a
 // loopback-only network namespace, as interop/bench-start arranges: every
@@ -18,6 +22,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"log"
 	"os"
 	"path/filepath"
@@ -31,14 +36,17 @@ var (
 	rounds  = flag.Int("rounds", 15, "measured starts of each agent in each mode")
 	only    = flag.String("only", "", "measure only the agent of this name (tai, Claude Code, …)")
 	verbose = flag.Bool("v", false, "print each start, and each request the fake model server receives, on stderr")
+	hello   = flag.String("hello", "", "a hello-world Go binary built as tai is: times tai's own starts beside it (tai --version, tai mcp list with 32 × 100 cached tools)")
+	ownOnly = flag.Bool("own", false, "only tai's own starts beside -hello; no peers needed")
+	ownRuns = flag.Int("own-rounds", 40, "measured starts of each command in tai's own table")
 )
 
 func main() {
 	log.SetFlags(0)
 	log.SetPrefix("benchstart: ")
 	flag.Parse()
-	if *taiBin == "" || *peerDir == "" {
-		log.Fatal("-tai and -peers are required; run it through interop/bench-start")
+	if *taiBin == "" || *peerDir == "" && !*ownOnly || *ownOnly && *hello == "" {
+		log.Fatal("-tai and -peers (or -own and -hello) are required; run it through interop/bench-start")
 	}
 	if err := becomeSubreaper(); err != nil {
 		log.Fatalf("becoming a child subreaper: %v", err)
@@ -51,6 +59,15 @@ func main() {
 		}
 		defer os.RemoveAll(d)
 		base = d
+	}
+	if *hello != "" {
+		if err := measureOwn(os.Stdout, *taiBin, *hello, base, *ownRuns); err != nil {
+			log.Fatal(err)
+		}
+		if *ownOnly {
+			return
+		}
+		fmt.Println()
 	}
 	agents, err := newAgents(*taiBin, *peerDir, base)
 	if err != nil {

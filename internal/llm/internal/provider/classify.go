@@ -9,13 +9,13 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 	"unicode"
 
+	"tai/internal/lazyre"
 	"tai/internal/llm"
 )
 
@@ -69,8 +69,8 @@ func codeString(raw json.RawMessage) string {
 }
 
 var (
-	modelMissing  = regexp.MustCompile(`(?i)model.{0,120}(not found|does not exist|not exist|not a valid|no such|not available)|(invalid|unknown) model`)
-	contextTooBig = regexp.MustCompile(`(?i)context.length|context.window|prompt is too long|maximum context|too many tokens|reduce the length`)
+	modelMissing  = lazyre.New(`(?i)model.{0,120}(not found|does not exist|not exist|not a valid|no such|not available)|(invalid|unknown) model`)
+	contextTooBig = lazyre.New(`(?i)context.length|context.window|prompt is too long|maximum context|too many tokens|reduce the length`)
 )
 
 // classify turns a non-2xx answer into one line naming what to set.
