@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"text/tabwriter"
 	"time"
 
@@ -76,7 +78,7 @@ func formatMeta(m map[string]string) string {
 		return "-"
 	}
 	out := ""
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if out != "" {
 			out += " "
 		}

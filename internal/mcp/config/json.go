@@ -1,6 +1,10 @@
 package config
 
-import "fmt"
+import (
+	"fmt"
+	"maps"
+	"slices"
+)
 
 // fromJSON reads a JSON config: an mcpServers wrapper (Claude Desktop,
 // Cursor, Claude Code, Gemini CLI, Windsurf), a servers wrapper (VS Code's
@@ -79,7 +83,7 @@ func fromGroups(groups []group) ([]Entry, error) {
 		if len(g.servers) == 0 {
 			return nil, fmt.Errorf("%s is empty: it holds no servers", g.where)
 		}
-		for _, name := range sortedKeys(g.servers) {
+		for _, name := range slices.Sorted(maps.Keys(g.servers)) {
 			where := name
 			if g.where != "" {
 				where = at(g.where, name)

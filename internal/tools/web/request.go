@@ -4,6 +4,8 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"tai/internal/tools"
@@ -37,7 +39,7 @@ func runRequest(ctx context.Context, call tools.Call, a requestArgs) (tools.Resu
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s\n", resp.proto, resp.status)
-	for _, k := range sortedKeys(resp.header) {
+	for _, k := range slices.Sorted(maps.Keys(resp.header)) {
 		for _, v := range resp.header[k] {
 			fmt.Fprintf(&b, "%s: %s\n", k, clip.Clean(v))
 		}

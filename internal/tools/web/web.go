@@ -6,6 +6,8 @@ package web
 import (
 	"embed"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	tai "tai"
@@ -64,7 +66,7 @@ var headerName = lazyre.New("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$")
 func consent(tool, method, url string, header map[string]string, body string, s *secretRef) tools.Consent {
 	var d strings.Builder
 	fmt.Fprintf(&d, "%s %s\n", method, url)
-	for _, k := range sortedKeys(header) {
+	for _, k := range slices.Sorted(maps.Keys(header)) {
 		fmt.Fprintf(&d, "%s: %s\n", k, header[k])
 	}
 	if s != nil {
