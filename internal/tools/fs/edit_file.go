@@ -1,7 +1,6 @@
 package fs
 
 import (
-	_ "embed"
 	"fmt"
 
 	"tai/internal/tools"

@@ -3,7 +3,6 @@ package fs
 import (
 	"cmp"
 	"context"
-	_ "embed"
 	"fmt"
 	"os"
 	"path/filepath"

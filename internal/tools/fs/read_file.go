@@ -11,8 +11,6 @@ import (
 	"os"
 	"strings"
 
-	_ "embed"
-
 	"tai/internal/tools"
 )
 

@@ -2,7 +2,6 @@ package fs
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"strings"
 

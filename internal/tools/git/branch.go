@@ -2,7 +2,6 @@ package git
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"strings"
 

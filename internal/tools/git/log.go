@@ -3,7 +3,6 @@ package git
 import (
 	"cmp"
 	"context"
-	_ "embed"
 	"strconv"
 
 	"tai/internal/tools"

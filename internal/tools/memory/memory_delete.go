@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"strings"
 

@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"slices"
 	"strings"

@@ -2,7 +2,6 @@ package plan
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"strings"
 

@@ -2,7 +2,6 @@ package profiletools
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"strings"
 

@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"strings"
 

@@ -2,7 +2,6 @@ package shell
 
 import (
 	"context"
-	_ "embed"
 
 	"tai/internal/tools"
 )

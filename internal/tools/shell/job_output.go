@@ -3,7 +3,6 @@ package shell
 import (
 	"bytes"
 	"context"
-	_ "embed"
 	"strings"
 	"time"
 

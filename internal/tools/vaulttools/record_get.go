@@ -2,7 +2,6 @@ package vaulttools
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"strings"
 

@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"net/http"
 	"strings"
