@@ -7,10 +7,6 @@ import (
 	"tai/internal/tools"
 )
 
-type applyPatchArgs struct {
-	Patch string `json:"patch" jsonschema:"A unified diff touching one or more files." minLength:"1"`
-}
-
 func planApplyPatch(call tools.Call, a applyPatchArgs) (*change, string, error) {
 	sections, err := parsePatch(a.Patch)
 	if err != nil {
@@ -31,6 +27,10 @@ func planApplyPatch(call tools.Call, a applyPatchArgs) (*change, string, error) 
 		names = append(names, f.name)
 	}
 	return c, fmt.Sprintf("patched %d files: %s", len(names), strings.Join(names, ", ")), nil
+}
+
+type applyPatchArgs struct {
+	Patch string `json:"patch" jsonschema:"A unified diff touching one or more files." minLength:"1"`
 }
 
 // patching holds the planned state of every file a patch touches, so that

@@ -10,11 +10,6 @@ import (
 	"tai/internal/tools"
 )
 
-type deletePathArgs struct {
-	Path      string `json:"path" jsonschema:"File or directory to delete, absolute or relative to the working directory." minLength:"1"`
-	Recursive bool   `json:"recursive,omitempty" jsonschema:"Required to delete a directory that is not empty, with everything in it. Default false."`
-}
-
 // target checks what a delete_path call would remove.
 func (a deletePathArgs) target(env *tools.Env) (string, iofs.FileInfo, error) {
 	abs := env.Abs(a.Path)
@@ -31,6 +26,11 @@ func (a deletePathArgs) target(env *tools.Env) (string, iofs.FileInfo, error) {
 		}
 	}
 	return abs, fi, nil
+}
+
+type deletePathArgs struct {
+	Path      string `json:"path" jsonschema:"File or directory to delete, absolute or relative to the working directory." minLength:"1"`
+	Recursive bool   `json:"recursive,omitempty" jsonschema:"Required to delete a directory that is not empty, with everything in it. Default false."`
 }
 
 // planFileDelete plans the deletion of a file or link as a change, so it

@@ -6,11 +6,6 @@ import (
 	"tai/internal/tools"
 )
 
-type editFileArgs struct {
-	Path string `json:"path" jsonschema:"File to edit, absolute or relative to the working directory." minLength:"1"`
-	replacement
-}
-
 func planEditFile(call tools.Call, a editFileArgs) (*change, string, error) {
 	f, err := loadExisting(call.Env, a.Path)
 	if err != nil {
@@ -23,6 +18,11 @@ func planEditFile(call tools.Call, a editFileArgs) (*change, string, error) {
 	f.new = out
 	summary := fmt.Sprintf("edited %s: replaced %s", f.name, occurrences(lines))
 	return &change{tool: EditFile, files: []*fileChange{f}}, summary, nil
+}
+
+type editFileArgs struct {
+	Path string `json:"path" jsonschema:"File to edit, absolute or relative to the working directory." minLength:"1"`
+	replacement
 }
 
 // loadExisting is load for tools that change a file that must exist.

@@ -15,10 +15,6 @@ import (
 // listCap bounds the entries listed.
 const listCap = 1000
 
-type listDirArgs struct {
-	Path string `json:"path,omitempty" jsonschema:"Directory to list, absolute or relative to the working directory. Default \".\"."`
-}
-
 func runListDir(_ context.Context, call tools.Call, a listDirArgs) (tools.Result, error) {
 	abs := call.Env.Abs(cmp.Or(a.Path, "."))
 	fi, err := os.Stat(abs)
@@ -45,6 +41,10 @@ func runListDir(_ context.Context, call tools.Call, a listDirArgs) (tools.Result
 		return tools.Text("(empty directory)"), nil
 	}
 	return tools.Text(b.String()), nil
+}
+
+type listDirArgs struct {
+	Path string `json:"path,omitempty" jsonschema:"Directory to list, absolute or relative to the working directory. Default \".\"."`
 }
 
 // describeEntry renders one directory entry.

@@ -7,11 +7,6 @@ import (
 	"tai/internal/tools"
 )
 
-type movePathArgs struct {
-	From string `json:"from" jsonschema:"File or directory to move." minLength:"1"`
-	To   string `json:"to" jsonschema:"Its new path; must not exist yet." minLength:"1"`
-}
-
 func planMovePath(call tools.Call, a movePathArgs) (*change, string, error) {
 	r := &rename{from: call.Env.Abs(a.From), to: call.Env.Abs(a.To)}
 	r.fromName, r.toName = call.Env.Rel(r.from), call.Env.Rel(r.to)
@@ -27,4 +22,9 @@ func planMovePath(call tools.Call, a movePathArgs) (*change, string, error) {
 		return nil, "", fmt.Errorf("cannot move %s into itself (%s)", r.fromName, r.toName)
 	}
 	return &change{tool: MovePath, rename: r}, fmt.Sprintf("moved %s to %s", r.fromName, r.toName), nil
+}
+
+type movePathArgs struct {
+	From string `json:"from" jsonschema:"File or directory to move." minLength:"1"`
+	To   string `json:"to" jsonschema:"Its new path; must not exist yet." minLength:"1"`
 }

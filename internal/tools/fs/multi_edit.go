@@ -6,11 +6,6 @@ import (
 	"tai/internal/tools"
 )
 
-type multiEditArgs struct {
-	Path  string        `json:"path" jsonschema:"File to edit, absolute or relative to the working directory." minLength:"1"`
-	Edits []replacement `json:"edits" jsonschema:"Replacements, applied in order." minItems:"1"`
-}
-
 func planMultiEdit(call tools.Call, a multiEditArgs) (*change, string, error) {
 	f, err := loadExisting(call.Env, a.Path)
 	if err != nil {
@@ -27,4 +22,9 @@ func planMultiEdit(call tools.Call, a multiEditArgs) (*change, string, error) {
 	}
 	summary := fmt.Sprintf("edited %s: %d edits, %d replacements", f.name, len(a.Edits), total)
 	return &change{tool: MultiEdit, files: []*fileChange{f}}, summary, nil
+}
+
+type multiEditArgs struct {
+	Path  string        `json:"path" jsonschema:"File to edit, absolute or relative to the working directory." minLength:"1"`
+	Edits []replacement `json:"edits" jsonschema:"Replacements, applied in order." minItems:"1"`
 }

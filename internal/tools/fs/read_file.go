@@ -20,12 +20,6 @@ const (
 	lineSkipCap  = 1 << 20 // a line longer than this ends the read
 )
 
-type readFileArgs struct {
-	Path   string `json:"path" jsonschema:"File to read, absolute or relative to the working directory." minLength:"1"`
-	Offset int    `json:"offset,omitempty" jsonschema:"First line to return, counting from 1. Default 1." minimum:"1"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"Most lines to return. Default 2000." minimum:"1"`
-}
-
 func runReadFile(ctx context.Context, call tools.Call, a readFileArgs) (tools.Result, error) {
 	a.Offset, a.Limit = max(a.Offset, 1), cmp.Or(a.Limit, defaultLimit)
 	abs := call.Env.Abs(a.Path)
@@ -55,6 +49,12 @@ func runReadFile(ctx context.Context, call tools.Call, a readFileArgs) (tools.Re
 			a.Offset, call.Env.Rel(abs), ex.total), nil
 	}
 	return tools.Text(ex.render(fi.Size())), nil
+}
+
+type readFileArgs struct {
+	Path   string `json:"path" jsonschema:"File to read, absolute or relative to the working directory." minLength:"1"`
+	Offset int    `json:"offset,omitempty" jsonschema:"First line to return, counting from 1. Default 1." minimum:"1"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"Most lines to return. Default 2000." minimum:"1"`
 }
 
 // excerpt is what a read collected and why it ended.

@@ -7,11 +7,6 @@ import (
 	"tai/internal/tools"
 )
 
-type writeFileArgs struct {
-	Path    string `json:"path" jsonschema:"File to write, absolute or relative to the working directory." minLength:"1"`
-	Content string `json:"content" jsonschema:"The file's complete new content."`
-}
-
 func planWriteFile(call tools.Call, a writeFileArgs) (*change, string, error) {
 	f, err := load(call.Env, a.Path)
 	if err != nil {
@@ -24,6 +19,11 @@ func planWriteFile(call tools.Call, a writeFileArgs) (*change, string, error) {
 	}
 	summary := fmt.Sprintf("%s %s (%d lines, %s)", verb, f.name, countLines(f.new), size(int64(len(f.new))))
 	return &change{tool: WriteFile, files: []*fileChange{f}}, summary, nil
+}
+
+type writeFileArgs struct {
+	Path    string `json:"path" jsonschema:"File to write, absolute or relative to the working directory." minLength:"1"`
+	Content string `json:"content" jsonschema:"The file's complete new content."`
 }
 
 // runner makes the Run of a writing tool: plan the change again against

@@ -8,14 +8,6 @@ import (
 	"tai/internal/tools"
 )
 
-type branchArgs struct {
-	Action string `json:"action,omitempty" jsonschema:"Default list." enum:"list,create,switch"`
-	Name   string `json:"name,omitempty" jsonschema:"Branch to create or switch to." pattern:"^[^-\\s]\\S*$"`
-	Start  string `json:"start,omitempty" jsonschema:"Where a new branch starts. Default HEAD." pattern:"^[^-\\s]\\S*$"`
-	Create bool   `json:"create,omitempty" jsonschema:"With switch: create the branch first."`
-	All    bool   `json:"all,omitempty" jsonschema:"With list: include remote-tracking branches."`
-}
-
 // change describes what a create or switch call does, in words.
 func (a branchArgs) change() string {
 	from := ""
@@ -29,6 +21,14 @@ func (a branchArgs) change() string {
 		return "create branch " + a.Name + from + " and switch to it"
 	}
 	return "switch to branch " + a.Name
+}
+
+type branchArgs struct {
+	Action string `json:"action,omitempty" jsonschema:"Default list." enum:"list,create,switch"`
+	Name   string `json:"name,omitempty" jsonschema:"Branch to create or switch to." pattern:"^[^-\\s]\\S*$"`
+	Start  string `json:"start,omitempty" jsonschema:"Where a new branch starts. Default HEAD." pattern:"^[^-\\s]\\S*$"`
+	Create bool   `json:"create,omitempty" jsonschema:"With switch: create the branch first."`
+	All    bool   `json:"all,omitempty" jsonschema:"With list: include remote-tracking branches."`
 }
 
 func branchConsent(call tools.Call, a branchArgs) tools.Consent {

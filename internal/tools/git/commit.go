@@ -7,12 +7,6 @@ import (
 	"tai/internal/tools"
 )
 
-type commitArgs struct {
-	Message string   `json:"message" jsonschema:"The commit message: a subject line, optionally a blank line and a body." minLength:"1"`
-	Paths   []string `json:"paths,omitempty" jsonschema:"Paths to stage before committing." minLength:"1" maxItems:"200"`
-	All     bool     `json:"all,omitempty" jsonschema:"Stage every change to tracked files before committing (like commit -a)."`
-}
-
 // commitConsent shows the message and what the commit would hold: what is
 // staged already and what this call would stage.
 func commitConsent(call tools.Call, a commitArgs) tools.Consent {
@@ -40,6 +34,12 @@ func commitConsent(call tools.Call, a commitArgs) tools.Consent {
 	}
 	c.Detail = d.String()
 	return c
+}
+
+type commitArgs struct {
+	Message string   `json:"message" jsonschema:"The commit message: a subject line, optionally a blank line and a body." minLength:"1"`
+	Paths   []string `json:"paths,omitempty" jsonschema:"Paths to stage before committing." minLength:"1" maxItems:"200"`
+	All     bool     `json:"all,omitempty" jsonschema:"Stage every change to tracked files before committing (like commit -a)."`
 }
 
 func indent(s string) string {

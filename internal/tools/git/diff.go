@@ -7,14 +7,6 @@ import (
 	"tai/internal/tools"
 )
 
-type diffArgs struct {
-	Rev    string `json:"rev,omitempty" jsonschema:"Revision to compare with, or a range such as main...HEAD." pattern:"^[^-\\s]\\S*$"`
-	Staged bool   `json:"staged,omitempty" jsonschema:"Diff the index (what the next commit holds) instead of the working tree."`
-	pathsArg
-	Stat    bool `json:"stat,omitempty" jsonschema:"Summarise files and line counts instead of the patch."`
-	Context *int `json:"context,omitempty" jsonschema:"Lines of context around each change. Default 3." minimum:"0" maximum:"100"`
-}
-
 func runDiff(ctx context.Context, call tools.Call, a diffArgs) (tools.Result, error) {
 	err := checkRev("rev", a.Rev)
 	if err == nil {
@@ -39,4 +31,12 @@ func runDiff(ctx context.Context, call tools.Call, a diffArgs) (tools.Result, er
 	}
 	out, err := run(ctx, call.Env, readTimeout, "", withPaths(args, a.Paths)...)
 	return result(DiffName, out, err, "(no differences)"), nil
+}
+
+type diffArgs struct {
+	Rev    string `json:"rev,omitempty" jsonschema:"Revision to compare with, or a range such as main...HEAD." pattern:"^[^-\\s]\\S*$"`
+	Staged bool   `json:"staged,omitempty" jsonschema:"Diff the index (what the next commit holds) instead of the working tree."`
+	pathsArg
+	Stat    bool `json:"stat,omitempty" jsonschema:"Summarise files and line counts instead of the patch."`
+	Context *int `json:"context,omitempty" jsonschema:"Lines of context around each change. Default 3." minimum:"0" maximum:"100"`
 }

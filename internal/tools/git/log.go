@@ -10,12 +10,6 @@ import (
 
 const defaultLimit = 20
 
-type logArgs struct {
-	Rev string `json:"rev,omitempty" jsonschema:"Revision to start from, or a range such as main..HEAD. Default HEAD." pattern:"^[^-\\s]\\S*$"`
-	pathsArg
-	Limit int `json:"limit,omitempty" jsonschema:"Most commits to list. Default 20." minimum:"1" maximum:"500"`
-}
-
 func runLog(ctx context.Context, call tools.Call, a logArgs) (tools.Result, error) {
 	err := checkRev("rev", a.Rev)
 	if err == nil {
@@ -31,4 +25,10 @@ func runLog(ctx context.Context, call tools.Call, a logArgs) (tools.Result, erro
 	}
 	out, err := run(ctx, call.Env, readTimeout, "", withPaths(args, a.Paths)...)
 	return result(LogName, out, err, "(no commits)"), nil
+}
+
+type logArgs struct {
+	Rev string `json:"rev,omitempty" jsonschema:"Revision to start from, or a range such as main..HEAD. Default HEAD." pattern:"^[^-\\s]\\S*$"`
+	pathsArg
+	Limit int `json:"limit,omitempty" jsonschema:"Most commits to list. Default 20." minimum:"1" maximum:"500"`
 }

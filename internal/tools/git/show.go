@@ -6,12 +6,6 @@ import (
 	"tai/internal/tools"
 )
 
-type showArgs struct {
-	Rev string `json:"rev,omitempty" jsonschema:"Commit to show, or REV:PATH for a file at a revision. Default HEAD." pattern:"^[^-\\s]\\S*$"`
-	pathsArg
-	Stat bool `json:"stat,omitempty" jsonschema:"Summarise files and line counts instead of the patch."`
-}
-
 func runShow(ctx context.Context, call tools.Call, a showArgs) (tools.Result, error) {
 	err := checkRev("rev", a.Rev)
 	if err == nil {
@@ -34,4 +28,10 @@ func runShow(ctx context.Context, call tools.Call, a showArgs) (tools.Result, er
 	}
 	out, err := run(ctx, call.Env, readTimeout, "", args...)
 	return result(ShowName, out, err, "(empty)"), nil
+}
+
+type showArgs struct {
+	Rev string `json:"rev,omitempty" jsonschema:"Commit to show, or REV:PATH for a file at a revision. Default HEAD." pattern:"^[^-\\s]\\S*$"`
+	pathsArg
+	Stat bool `json:"stat,omitempty" jsonschema:"Summarise files and line counts instead of the patch."`
 }

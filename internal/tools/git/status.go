@@ -7,10 +7,6 @@ import (
 	"tai/internal/tools"
 )
 
-type statusArgs struct {
-	pathsArg
-}
-
 func runStatus(ctx context.Context, call tools.Call, a statusArgs) (tools.Result, error) {
 	err := checkPaths(a.Paths)
 	if err != nil {
@@ -21,4 +17,8 @@ func runStatus(ctx context.Context, call tools.Call, a statusArgs) (tools.Result
 		out = strings.TrimRight(out, "\n") + "\nnothing to commit, working tree clean\n"
 	}
 	return result(StatusName, out, err, ""), nil
+}
+
+type statusArgs struct {
+	pathsArg
 }

@@ -9,10 +9,6 @@ import (
 	"tai/internal/vault"
 )
 
-type deleteArgs struct {
-	ID string `json:"id" jsonschema:"The memory's id, e.g. \"m4kd82xq\"." minLength:"1" maxLength:"64"`
-}
-
 func deleteMemory(ctx context.Context, s *vault.Store, call tools.Call, in deleteArgs) (string, error) {
 	id := strings.TrimSpace(in.ID)
 	if err := s.DeleteMemory(ctx, call.Env.Profile, id); err != nil {
@@ -22,4 +18,8 @@ func deleteMemory(ctx context.Context, s *vault.Store, call tools.Call, in delet
 		return "", err
 	}
 	return "deleted memory " + id, nil
+}
+
+type deleteArgs struct {
+	ID string `json:"id" jsonschema:"The memory's id, e.g. \"m4kd82xq\"." minLength:"1" maxLength:"64"`
 }

@@ -10,11 +10,6 @@ import (
 	"tai/internal/vault"
 )
 
-type saveArgs struct {
-	Text string   `json:"text" jsonschema:"The note, self-contained: it will be read without this conversation." minLength:"1" maxLength:"4000"`
-	Tags []string `json:"tags,omitempty" jsonschema:"Optional keywords, each one word without spaces or commas, e.g. [\"build\", \"tai\"]." pattern:"^[^\\s,]{1,40}$" maxItems:"10"`
-}
-
 func save(ctx context.Context, s *vault.Store, call tools.Call, in saveArgs) (string, error) {
 	text := strings.TrimSpace(s.Redact(in.Text))
 	if text == "" {
@@ -31,4 +26,9 @@ func save(ctx context.Context, s *vault.Store, call tools.Call, in saveArgs) (st
 		return "", err
 	}
 	return "saved memory " + m.ID, nil
+}
+
+type saveArgs struct {
+	Text string   `json:"text" jsonschema:"The note, self-contained: it will be read without this conversation." minLength:"1" maxLength:"4000"`
+	Tags []string `json:"tags,omitempty" jsonschema:"Optional keywords, each one word without spaces or commas, e.g. [\"build\", \"tai\"]." pattern:"^[^\\s,]{1,40}$" maxItems:"10"`
 }

@@ -15,11 +15,6 @@ import (
 // defaultLimit is how many memories a search returns unless told.
 const defaultLimit = 10
 
-type searchArgs struct {
-	Query string `json:"query" jsonschema:"Words to look for, e.g. \"build test command\"." minLength:"1" maxLength:"500"`
-	Limit int    `json:"limit,omitempty" jsonschema:"Most memories to return. Default 10." minimum:"1" maximum:"50"`
-}
-
 func search(ctx context.Context, s *vault.Store, call tools.Call, in searchArgs) (string, error) {
 	if in.Limit == 0 {
 		in.Limit = defaultLimit
@@ -38,6 +33,11 @@ func search(ctx context.Context, s *vault.Store, call tools.Call, in searchArgs)
 	}
 	shown := found[:min(len(found), in.Limit)]
 	return fmt.Sprintf("%d of %d matching memories, best first:\n\n%s", len(shown), len(found), format(shown)), nil
+}
+
+type searchArgs struct {
+	Query string `json:"query" jsonschema:"Words to look for, e.g. \"build test command\"." minLength:"1" maxLength:"500"`
+	Limit int    `json:"limit,omitempty" jsonschema:"Most memories to return. Default 10." minimum:"1" maximum:"50"`
 }
 
 // Words splits text into lower-case words: runs of letters and digits.

@@ -28,11 +28,6 @@ func Tools() []*tools.Tool {
 	return []*tools.Tool{tools.Define(group.Tool(SearchName, tools.AlwaysSafe), search)}
 }
 
-type searchArgs struct {
-	Query string   `json:"query,omitempty" jsonschema:"words for what the tool should do"`
-	Load  []string `json:"load,omitempty" jsonschema:"tool names to offer for the rest of this turn" maxItems:"8"`
-}
-
 func search(_ context.Context, call tools.Call, in searchArgs) (tools.Result, error) {
 	if strings.TrimSpace(in.Query) == "" && len(in.Load) == 0 {
 		return tools.Errorf("tool_search: give a query (words for what the tool should do) or load (tool names)"), nil
@@ -51,6 +46,11 @@ func search(_ context.Context, call tools.Call, in searchArgs) (tools.Result, er
 		list(&b, ix, in.Query)
 	}
 	return tools.Text(strings.TrimRight(b.String(), "\n")), nil
+}
+
+type searchArgs struct {
+	Query string   `json:"query,omitempty" jsonschema:"words for what the tool should do"`
+	Load  []string `json:"load,omitempty" jsonschema:"tool names to offer for the rest of this turn" maxItems:"8"`
 }
 
 // list writes the best matches of query, one per line.

@@ -23,11 +23,6 @@ func Tools() []*tools.Tool {
 	return []*tools.Tool{tools.Define(group.Tool(AskUserName, tools.AlwaysSafe), askUser)}
 }
 
-type askArgs struct {
-	Question string   `json:"question" jsonschema:"the question, in one or a few sentences"`
-	Choices  []string `json:"choices,omitempty" jsonschema:"optional answers to pick from" maxItems:"9"`
-}
-
 func askUser(ctx context.Context, call tools.Call, in askArgs) (tools.Result, error) {
 	if call.Env == nil || call.Env.Prompter == nil || call.Env.Served {
 		return tools.Text(NoUser), nil
@@ -37,4 +32,9 @@ func askUser(ctx context.Context, call tools.Call, in askArgs) (tools.Result, er
 		return tools.Errorf("ask_user: %v", err), nil
 	}
 	return tools.Text(answer), nil
+}
+
+type askArgs struct {
+	Question string   `json:"question" jsonschema:"the question, in one or a few sentences"`
+	Choices  []string `json:"choices,omitempty" jsonschema:"optional answers to pick from" maxItems:"9"`
 }

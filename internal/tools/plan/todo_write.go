@@ -9,10 +9,6 @@ import (
 	"tai/internal/vault"
 )
 
-type writeArgs struct {
-	Todos []todoItem `json:"todos" jsonschema:"The whole list, in order." maxItems:"50"`
-}
-
 // todoItem is a vault.Todo as the model writes it.
 type todoItem struct {
 	Content string `json:"content" jsonschema:"What to do, as a short imperative." minLength:"1" maxLength:"500"`
@@ -31,6 +27,10 @@ func write(ctx context.Context, s *vault.Store, call tools.Call, in writeArgs) (
 		return "", err
 	}
 	return Format(todos), nil
+}
+
+type writeArgs struct {
+	Todos []todoItem `json:"todos" jsonschema:"The whole list, in order." maxItems:"50"`
 }
 
 // check enforces what the schema cannot say: items are not blank or

@@ -27,11 +27,6 @@ func (settingKey) JSONSchema() schema.Node {
 	return n
 }
 
-type configGetArgs struct {
-	Key     settingKey `json:"key,omitempty" jsonschema:"Only this setting."`
-	Profile string     `json:"profile,omitempty" jsonschema:"Another profile to inspect." pattern:"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"`
-}
-
 func configGet(ctx context.Context, s *vault.Store, call tools.Call, in configGetArgs) (string, error) {
 	name := in.Profile
 	if name == "" {
@@ -57,6 +52,11 @@ func configGet(ctx context.Context, s *vault.Store, call tools.Call, in configGe
 		b.WriteString("warning: " + warn + "\n")
 	}
 	return b.String(), nil
+}
+
+type configGetArgs struct {
+	Key     settingKey `json:"key,omitempty" jsonschema:"Only this setting."`
+	Profile string     `json:"profile,omitempty" jsonschema:"Another profile to inspect." pattern:"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"`
 }
 
 // resolve is profile.Resolve with the host's approval mode for the host's

@@ -9,11 +9,6 @@ import (
 	"tai/internal/vault"
 )
 
-type setArgs struct {
-	Key   settingKey `json:"key" jsonschema:"The setting."`
-	Value string     `json:"value" jsonschema:"The new value; \"\" removes the profile's value so the default applies." maxLength:"16384"`
-}
-
 func configSetConsent(call tools.Call, in setArgs) tools.Consent {
 	key := string(in.Key)
 	c := tools.Consent{Title: fmt.Sprintf("%s: %s", ConfigSetName, key)}
@@ -29,6 +24,11 @@ func configSetConsent(call tools.Call, in setArgs) tools.Consent {
 		c.Detail = s.Redact(c.Detail)
 	}
 	return c
+}
+
+type setArgs struct {
+	Key   settingKey `json:"key" jsonschema:"The setting."`
+	Value string     `json:"value" jsonschema:"The new value; \"\" removes the profile's value so the default applies." maxLength:"16384"`
 }
 
 func configSet(ctx context.Context, s *vault.Store, call tools.Call, in setArgs) (string, error) {

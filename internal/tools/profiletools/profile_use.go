@@ -8,10 +8,6 @@ import (
 	"tai/internal/vault"
 )
 
-type useArgs struct {
-	Name string `json:"name" jsonschema:"The profile, as profile_list names it." pattern:"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"`
-}
-
 func profileUseConsent(call tools.Call, in useArgs) tools.Consent {
 	name := in.Name
 	c := tools.Consent{Title: fmt.Sprintf("%s: %s", ProfileUseName, name),
@@ -22,6 +18,10 @@ func profileUseConsent(call tools.Call, in useArgs) tools.Consent {
 		}
 	}
 	return c
+}
+
+type useArgs struct {
+	Name string `json:"name" jsonschema:"The profile, as profile_list names it." pattern:"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"`
 }
 
 func profileUse(ctx context.Context, s *vault.Store, call tools.Call, in useArgs) (string, error) {

@@ -11,11 +11,6 @@ import (
 // globCap bounds the paths listed.
 const globCap = 1000
 
-type globArgs struct {
-	Pattern string `json:"pattern" jsonschema:"Glob in .gitignore syntax, e.g. \"*.go\" or \"src/**/*.ts\"." minLength:"1"`
-	Path    string `json:"path,omitempty" jsonschema:"Directory to search, absolute or relative to the working directory. Default \".\"."`
-}
-
 func runGlob(ctx context.Context, call tools.Call, a globArgs) (tools.Result, error) {
 	p, ok := parsePattern(a.Pattern)
 	if !ok || p.negate {
@@ -50,4 +45,9 @@ func runGlob(ctx context.Context, call tools.Call, a globArgs) (tools.Result, er
 		fmt.Fprintf(&b, "[stopped at %d files; narrow the pattern or the path]\n", globCap)
 	}
 	return tools.Text(b.String()), nil
+}
+
+type globArgs struct {
+	Pattern string `json:"pattern" jsonschema:"Glob in .gitignore syntax, e.g. \"*.go\" or \"src/**/*.ts\"." minLength:"1"`
+	Path    string `json:"path,omitempty" jsonschema:"Directory to search, absolute or relative to the working directory. Default \".\"."`
 }

@@ -8,15 +8,6 @@ import (
 	"tai/internal/tools"
 )
 
-type grepArgs struct {
-	Pattern    string `json:"pattern" jsonschema:"Regular expression to find in each line." minLength:"1"`
-	Path       string `json:"path,omitempty" jsonschema:"Directory or file to search, absolute or relative to the working directory. Default \".\"."`
-	Glob       string `json:"glob,omitempty" jsonschema:"Only search files matching this glob, e.g. \"*.go\" or \"src/**/*.ts\"." minLength:"1"`
-	IgnoreCase bool   `json:"ignore_case,omitempty" jsonschema:"Match letters of either case. Default false."`
-	Context    int    `json:"context,omitempty" jsonschema:"Lines to show before and after each match. Default 0." minimum:"0" maximum:"10"`
-	FilesOnly  bool   `json:"files_only,omitempty" jsonschema:"List only the paths of matching files. Default false."`
-}
-
 // query is a checked grep call, as both engines take it.
 type query struct {
 	re         *regexp.Regexp
@@ -39,6 +30,15 @@ func runGrep(ctx context.Context, call tools.Call, a grepArgs) (tools.Result, er
 		return tools.Errorf("grep: %v", err), nil
 	}
 	return tools.Text(rep.result(a.Pattern)), nil
+}
+
+type grepArgs struct {
+	Pattern    string `json:"pattern" jsonschema:"Regular expression to find in each line." minLength:"1"`
+	Path       string `json:"path,omitempty" jsonschema:"Directory or file to search, absolute or relative to the working directory. Default \".\"."`
+	Glob       string `json:"glob,omitempty" jsonschema:"Only search files matching this glob, e.g. \"*.go\" or \"src/**/*.ts\"." minLength:"1"`
+	IgnoreCase bool   `json:"ignore_case,omitempty" jsonschema:"Match letters of either case. Default false."`
+	Context    int    `json:"context,omitempty" jsonschema:"Lines to show before and after each match. Default 0." minimum:"0" maximum:"10"`
+	FilesOnly  bool   `json:"files_only,omitempty" jsonschema:"List only the paths of matching files. Default false."`
 }
 
 // runQuery runs ripgrep when it is installed, else the Go engine; a

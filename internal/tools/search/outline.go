@@ -16,16 +16,6 @@ const (
 	outlineCap     = 1000
 )
 
-// decl is one entry of an outline.
-type decl struct {
-	line int
-	text string
-}
-
-type outlineArgs struct {
-	Path string `json:"path" jsonschema:"Source file, absolute or relative to the working directory." minLength:"1"`
-}
-
 func runOutline(_ context.Context, call tools.Call, a outlineArgs) (tools.Result, error) {
 	abs := call.Env.Abs(a.Path)
 	name := call.Env.Rel(abs)
@@ -44,6 +34,10 @@ func runOutline(_ context.Context, call tools.Call, a outlineArgs) (tools.Result
 		return tools.Errorf("outline does not know %q files; it reads Go, Python, JavaScript, TypeScript, Rust, Ruby, Java, Kotlin, C# and shell: use grep for others", ext), nil
 	}
 	return tools.Text(render(name, decls, note)), nil
+}
+
+type outlineArgs struct {
+	Path string `json:"path" jsonschema:"Source file, absolute or relative to the working directory." minLength:"1"`
 }
 
 // readSource loads a text file of at most outlineFileCap bytes.
@@ -85,4 +79,10 @@ func render(name string, decls []decl, note string) string {
 		b.WriteString("[" + strings.TrimPrefix(note, "; ") + "]\n")
 	}
 	return b.String()
+}
+
+// decl is one entry of an outline.
+type decl struct {
+	line int
+	text string
 }

@@ -15,18 +15,18 @@ import (
 // inputWait bounds a write to a job that does not read its input.
 const inputWait = 10 * time.Second
 
-type jobInputArgs struct {
-	jobID
-	Input string `json:"input,omitempty" jsonschema:"Text to write to the job's stdin, as is." maxLength:"65536"`
-	Close bool   `json:"close,omitempty" jsonschema:"Close the job's stdin after writing."`
-}
-
 func jobInputConsent(_ tools.Call, a jobInputArgs) tools.Consent {
 	d := fmt.Sprintf("%q", a.Input)
 	if a.Close {
 		d += "\nthen close its input"
 	}
 	return tools.Consent{Title: "job_input: write to " + a.ID, Detail: d}
+}
+
+type jobInputArgs struct {
+	jobID
+	Input string `json:"input,omitempty" jsonschema:"Text to write to the job's stdin, as is." maxLength:"65536"`
+	Close bool   `json:"close,omitempty" jsonschema:"Close the job's stdin after writing."`
 }
 
 func runJobInput(ctx context.Context, call tools.Call, a jobInputArgs) (tools.Result, error) {

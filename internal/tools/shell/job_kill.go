@@ -6,17 +6,12 @@ import (
 	"tai/internal/tools"
 )
 
-// jobID names the job a call acts on.
-type jobID struct {
-	ID string `json:"id" jsonschema:"The job id that shell returned." pattern:"^job[0-9]+$"`
+func jobKillConsent(_ tools.Call, a jobKillArgs) tools.Consent {
+	return tools.Consent{Title: "job_kill: stop " + a.ID, Detail: "Kills job " + a.ID + " and every process it started."}
 }
 
 type jobKillArgs struct {
 	jobID
-}
-
-func jobKillConsent(_ tools.Call, a jobKillArgs) tools.Consent {
-	return tools.Consent{Title: "job_kill: stop " + a.ID, Detail: "Kills job " + a.ID + " and every process it started."}
 }
 
 func runJobKill(ctx context.Context, call tools.Call, a jobKillArgs) (tools.Result, error) {
@@ -30,4 +25,9 @@ func runJobKill(ctx context.Context, call tools.Call, a jobKillArgs) (tools.Resu
 	}
 	j.stop()
 	return tools.Text(j.header() + "\n" + j.takeOutput()), nil
+}
+
+// jobID names the job a call acts on.
+type jobID struct {
+	ID string `json:"id" jsonschema:"The job id that shell returned." pattern:"^job[0-9]+$"`
 }

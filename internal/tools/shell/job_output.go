@@ -10,12 +10,6 @@ import (
 	"tai/internal/tools/clip"
 )
 
-type jobOutputArgs struct {
-	ID    string `json:"id,omitempty" jsonschema:"The job id that shell returned. Omit to list the jobs." pattern:"^job[0-9]+$"`
-	Wait  int    `json:"wait,omitempty" jsonschema:"Seconds to wait for the job to end (or for until to appear) before answering. Default 0." minimum:"0" maximum:"600"`
-	Until string `json:"until,omitempty" jsonschema:"With wait: answer as soon as the new output contains this text." minLength:"1"`
-}
-
 func runJobOutput(ctx context.Context, call tools.Call, a jobOutputArgs) (tools.Result, error) {
 	if a.Wait < 0 || a.Wait > maxTimeout {
 		return tools.Errorf("job_output: wait %d is out of range; give 0 to %d seconds", a.Wait, maxTimeout), nil
@@ -33,6 +27,12 @@ func runJobOutput(ctx context.Context, call tools.Call, a jobOutputArgs) (tools.
 	}
 	j.await(ctx, time.Duration(a.Wait)*time.Second, a.Until)
 	return tools.Text(j.header() + "\n" + j.takeOutput()), nil
+}
+
+type jobOutputArgs struct {
+	ID    string `json:"id,omitempty" jsonschema:"The job id that shell returned. Omit to list the jobs." pattern:"^job[0-9]+$"`
+	Wait  int    `json:"wait,omitempty" jsonschema:"Seconds to wait for the job to end (or for until to appear) before answering. Default 0." minimum:"0" maximum:"600"`
+	Until string `json:"until,omitempty" jsonschema:"With wait: answer as soon as the new output contains this text." minLength:"1"`
 }
 
 func listJobs(t *jobTable) string {

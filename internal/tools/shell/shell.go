@@ -21,12 +21,6 @@ const (
 	progressCap    = 1 << 20
 )
 
-type shellArgs struct {
-	Command    string `json:"command" jsonschema:"The command line, run by /bin/sh -c." minLength:"1"`
-	Timeout    int    `json:"timeout,omitempty" jsonschema:"Seconds until the command's process group is killed. Default 120; background jobs have no limit unless this is given." minimum:"1" maximum:"600"`
-	Background bool   `json:"background,omitempty" jsonschema:"Start the command as a job and answer at once with its id."`
-}
-
 func shellSafe(a shellArgs) bool { return !a.Background && ReadOnly(a.Command) == nil }
 
 func shellConsent(_ tools.Call, a shellArgs) tools.Consent {
@@ -39,6 +33,12 @@ func shellConsent(_ tools.Call, a shellArgs) tools.Consent {
 		fmt.Fprintf(&d, "\nNot read-only: %v.", err)
 	}
 	return tools.Consent{Title: "shell: " + oneLine(a.Command, 80), Detail: d.String(), Grants: commandGrants(a.Command)}
+}
+
+type shellArgs struct {
+	Command    string `json:"command" jsonschema:"The command line, run by /bin/sh -c." minLength:"1"`
+	Timeout    int    `json:"timeout,omitempty" jsonschema:"Seconds until the command's process group is killed. Default 120; background jobs have no limit unless this is given." minimum:"1" maximum:"600"`
+	Background bool   `json:"background,omitempty" jsonschema:"Start the command as a job and answer at once with its id."`
 }
 
 func runShell(ctx context.Context, call tools.Call, a shellArgs) (tools.Result, error) {

@@ -45,13 +45,6 @@ func runner(call tools.Call) (tools.Subagents, *tools.Result) {
 	return call.Env.Subagents, nil
 }
 
-type forkArgs struct {
-	Brief      string `json:"brief" jsonschema:"the whole task: the subagent sees nothing else"`
-	MaxSteps   int    `json:"max_steps,omitempty" jsonschema:"step cap (default 12)" minimum:"1" maximum:"50"`
-	Timeout    int    `json:"timeout_seconds,omitempty" jsonschema:"deadline (default 300)" minimum:"1" maximum:"1800"`
-	Background bool   `json:"background,omitempty" jsonschema:"return an id at once instead of waiting"`
-}
-
 func fork(ctx context.Context, call tools.Call, in forkArgs) (tools.Result, error) {
 	r, bad := runner(call)
 	if bad != nil {
@@ -72,6 +65,13 @@ func fork(ctx context.Context, call tools.Call, in forkArgs) (tools.Result, erro
 	return forkText(res), nil
 }
 
+type forkArgs struct {
+	Brief      string `json:"brief" jsonschema:"the whole task: the subagent sees nothing else"`
+	MaxSteps   int    `json:"max_steps,omitempty" jsonschema:"step cap (default 12)" minimum:"1" maximum:"50"`
+	Timeout    int    `json:"timeout_seconds,omitempty" jsonschema:"deadline (default 300)" minimum:"1" maximum:"1800"`
+	Background bool   `json:"background,omitempty" jsonschema:"return an id at once instead of waiting"`
+}
+
 func forkText(res tools.ForkResult) tools.Result {
 	var b strings.Builder
 	if res.Partial {
@@ -84,10 +84,6 @@ func forkText(res tools.ForkResult) tools.Result {
 	return tools.Text(b.String())
 }
 
-type idArgs struct {
-	ID string `json:"id" jsonschema:"the subagent id from agent_fork"`
-}
-
 func wait(ctx context.Context, call tools.Call, in idArgs) (tools.Result, error) {
 	r, bad := runner(call)
 	if bad != nil {
@@ -98,6 +94,10 @@ func wait(ctx context.Context, call tools.Call, in idArgs) (tools.Result, error)
 		return tools.Errorf("agent_wait: %v", err), nil
 	}
 	return forkText(res), nil
+}
+
+type idArgs struct {
+	ID string `json:"id" jsonschema:"the subagent id from agent_fork"`
 }
 
 func list(ctx context.Context, call tools.Call, _ tools.NoArgs) (tools.Result, error) {

@@ -13,13 +13,6 @@ import (
 // defaultAuditRows is how many rows audit_query returns unless told.
 const defaultAuditRows = 50
 
-type auditQueryArgs struct {
-	Since   string `json:"since,omitempty" jsonschema:"Only rows from this far back (\"30m\", \"24h\", \"7d\") or since this date or time (\"2026-11-01\", RFC 3339)." minLength:"1" maxLength:"40"`
-	Kind    string `json:"kind,omitempty" jsonschema:"Only rows of this kind, e.g. \"tool\", \"mcp-call\", \"secret-set\", \"setting-set\", \"profile-use\"." minLength:"1" maxLength:"64"`
-	Subject string `json:"subject,omitempty" jsonschema:"Only rows whose subject contains this, e.g. a tool name or \"server/tool\"." minLength:"1" maxLength:"200"`
-	Limit   int    `json:"limit,omitempty" jsonschema:"Most rows to return, the most recent. Default 50." minimum:"1" maximum:"500"`
-}
-
 func auditQuery(ctx context.Context, s *vault.Store, call tools.Call, in auditQueryArgs) (string, error) {
 	q := vault.AuditQuery{Profile: call.Env.Profile, Kind: in.Kind, Subject: in.Subject, Limit: in.Limit}
 	if q.Limit == 0 {
@@ -51,6 +44,13 @@ func auditQuery(ctx context.Context, s *vault.Store, call tools.Call, in auditQu
 			e.Kind, e.Subject, e.Outcome, e.DurationMS, e.Size, orDash(e.Digest))
 	}
 	return b.String(), nil
+}
+
+type auditQueryArgs struct {
+	Since   string `json:"since,omitempty" jsonschema:"Only rows from this far back (\"30m\", \"24h\", \"7d\") or since this date or time (\"2026-11-01\", RFC 3339)." minLength:"1" maxLength:"40"`
+	Kind    string `json:"kind,omitempty" jsonschema:"Only rows of this kind, e.g. \"tool\", \"mcp-call\", \"secret-set\", \"setting-set\", \"profile-use\"." minLength:"1" maxLength:"64"`
+	Subject string `json:"subject,omitempty" jsonschema:"Only rows whose subject contains this, e.g. a tool name or \"server/tool\"." minLength:"1" maxLength:"200"`
+	Limit   int    `json:"limit,omitempty" jsonschema:"Most rows to return, the most recent. Default 50." minimum:"1" maximum:"500"`
 }
 
 func orDash(s string) string {

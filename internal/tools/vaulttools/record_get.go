@@ -9,15 +9,6 @@ import (
 	"tai/internal/vault"
 )
 
-// recordArgs pages through one record; limit's maximum is pageMax and its
-// defaults defaultBytes and defaultLines (a test keeps them in step).
-type recordArgs struct {
-	idArgs
-	Unit   string `json:"unit,omitempty" jsonschema:"Page by bytes (default) or by lines." enum:"bytes,lines"`
-	Offset int    `json:"offset,omitempty" jsonschema:"How many bytes or lines to skip: 0 (the default) starts at the beginning." minimum:"0"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"Most bytes (default 16384) or lines (default 400) to return; a page stops at 64 KiB either way." minimum:"1" maximum:"65536"`
-}
-
 func recordGet(ctx context.Context, s *vault.Store, call tools.Call, in recordArgs) (string, error) {
 	r, err := profileRecord(ctx, s, call.Env.Profile, in.ID)
 	if err != nil {
@@ -45,6 +36,15 @@ func recordGet(ctx context.Context, s *vault.Store, call tools.Call, in recordAr
 		return "", fmt.Errorf("record %s: %v", r.ID, err)
 	}
 	return fmt.Sprintf("record %s (%s, created %s): %s\n\n%s", r.ID, r.Kind, when(r.Created), p.label(), p.text), nil
+}
+
+// recordArgs pages through one record; limit's maximum is pageMax and its
+// defaults defaultBytes and defaultLines (a test keeps them in step).
+type recordArgs struct {
+	idArgs
+	Unit   string `json:"unit,omitempty" jsonschema:"Page by bytes (default) or by lines." enum:"bytes,lines"`
+	Offset int    `json:"offset,omitempty" jsonschema:"How many bytes or lines to skip: 0 (the default) starts at the beginning." minimum:"0"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"Most bytes (default 16384) or lines (default 400) to return; a page stops at 64 KiB either way." minimum:"1" maximum:"65536"`
 }
 
 // profileRecord fetches a record of profile; another profile's record is

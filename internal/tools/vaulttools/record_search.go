@@ -12,12 +12,6 @@ import (
 // snippetAround is how many bytes of context a hit shows either side.
 const snippetAround = 100
 
-type recordSearchArgs struct {
-	Query string `json:"query,omitempty" jsonschema:"Text to find, matched as written (not a pattern)." minLength:"1" maxLength:"500"`
-	Kind  string `json:"kind,omitempty" jsonschema:"Only records of this kind, e.g. \"spill\" or \"transcript\"." minLength:"1" maxLength:"64"`
-	Limit int    `json:"limit,omitempty" jsonschema:"Most records to list. Default 10." minimum:"1" maximum:"50"`
-}
-
 func recordSearch(ctx context.Context, s *vault.Store, call tools.Call, in recordSearchArgs) (string, error) {
 	if in.Limit == 0 {
 		in.Limit = 10
@@ -51,6 +45,12 @@ func recordSearch(ctx context.Context, s *vault.Store, call tools.Call, in recor
 		return fmt.Sprintf("%d records contain %q, newest first%s:\n%s", n, in.Query, more, b.String()), nil
 	}
 	return fmt.Sprintf("the %d newest records%s:\n%s", n, more, b.String()), nil
+}
+
+type recordSearchArgs struct {
+	Query string `json:"query,omitempty" jsonschema:"Text to find, matched as written (not a pattern)." minLength:"1" maxLength:"500"`
+	Kind  string `json:"kind,omitempty" jsonschema:"Only records of this kind, e.g. \"spill\" or \"transcript\"." minLength:"1" maxLength:"64"`
+	Limit int    `json:"limit,omitempty" jsonschema:"Most records to list. Default 10." minimum:"1" maximum:"50"`
 }
 
 // recordHit describes one record and where query first occurs in it. The

@@ -8,13 +8,6 @@ import (
 	"tai/internal/vault"
 )
 
-// secretArgs are a secret's name and value; the value is bounded at 64
-// KiB: secrets are keys and tokens.
-type secretArgs struct {
-	nameArgs
-	Value string `json:"value" jsonschema:"The secret value, exactly as it should be stored." minLength:"1" maxLength:"65536"`
-}
-
 // secretSetConsent names the secret and whether it replaces one; the value
 // stays off the screen.
 func secretSetConsent(call tools.Call, in secretArgs) tools.Consent {
@@ -28,6 +21,13 @@ func secretSetConsent(call tools.Call, in secretArgs) tools.Consent {
 		Title:  fmt.Sprintf("%s: %s", SecretSetName, in.Name),
 		Detail: fmt.Sprintf("%s secret %q in profile %s (the value is not shown)", verb, in.Name, call.Env.Profile),
 	}
+}
+
+// secretArgs are a secret's name and value; the value is bounded at 64
+// KiB: secrets are keys and tokens.
+type secretArgs struct {
+	nameArgs
+	Value string `json:"value" jsonschema:"The secret value, exactly as it should be stored." minLength:"1" maxLength:"65536"`
 }
 
 func secretSet(ctx context.Context, s *vault.Store, call tools.Call, in secretArgs) (string, error) {

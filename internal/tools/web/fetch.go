@@ -10,16 +10,16 @@ import (
 	"tai/internal/tools/clip"
 )
 
-type fetchArgs struct {
-	URL    string     `json:"url" jsonschema:"The http or https URL to fetch." pattern:"^[Hh][Tt][Tt][Pp][Ss]?://"`
-	Raw    bool       `json:"raw,omitempty" jsonschema:"Return HTML as received instead of converting it to text."`
-	Secret *secretRef `json:"secret,omitempty" jsonschema:"Send a vault secret of the current profile in a request header. Name it; its value is never shown."`
-}
-
 func fetchSafe(a fetchArgs) bool { return a.Secret == nil }
 
 func fetchConsent(_ tools.Call, a fetchArgs) tools.Consent {
 	return consent(FetchName, http.MethodGet, a.URL, nil, "", a.Secret)
+}
+
+type fetchArgs struct {
+	URL    string     `json:"url" jsonschema:"The http or https URL to fetch." pattern:"^[Hh][Tt][Tt][Pp][Ss]?://"`
+	Raw    bool       `json:"raw,omitempty" jsonschema:"Return HTML as received instead of converting it to text."`
+	Secret *secretRef `json:"secret,omitempty" jsonschema:"Send a vault secret of the current profile in a request header. Name it; its value is never shown."`
 }
 
 func runFetch(ctx context.Context, call tools.Call, a fetchArgs) (tools.Result, error) {

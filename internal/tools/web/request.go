@@ -11,19 +11,19 @@ import (
 	"tai/internal/tools/clip"
 )
 
+func (a requestArgs) method() string {
+	if a.Method == "" {
+		return "GET"
+	}
+	return a.Method
+}
+
 type requestArgs struct {
 	Method  string            `json:"method,omitempty" jsonschema:"Default GET." enum:"GET,HEAD,POST,PUT,PATCH,DELETE,OPTIONS"`
 	URL     string            `json:"url" jsonschema:"The http or https URL." pattern:"^[Hh][Tt][Tt][Pp][Ss]?://"`
 	Headers map[string]string `json:"headers,omitempty" jsonschema:"Request headers by name." maxProperties:"50"`
 	Body    string            `json:"body,omitempty" jsonschema:"Request body, sent as is; set Content-Type in headers." maxLength:"1048576"`
 	Secret  *secretRef        `json:"secret,omitempty" jsonschema:"Send a vault secret of the current profile in a request header. Name it; its value is never shown."`
-}
-
-func (a requestArgs) method() string {
-	if a.Method == "" {
-		return "GET"
-	}
-	return a.Method
 }
 
 func requestConsent(_ tools.Call, a requestArgs) tools.Consent {
