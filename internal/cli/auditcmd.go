@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -50,18 +49,11 @@ finds an edited, inserted or deleted row, the last ones included.`,
 				}
 				return printJSON(a.Stdout, rows)
 			}
-			if len(rows) == 0 {
-				fmt.Fprintln(a.Stdout, "no audit rows match")
-				return nil
-			}
-			w := tabwriter.NewWriter(a.Stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "SEQ\tTIME\tPROFILE\tKIND\tSUBJECT\tOUTCOME\tMS\tSIZE")
-			for _, e := range rows {
-				fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%d\n", e.Seq,
+			return printTable(a.Stdout, "no audit rows match", "SEQ\tTIME\tPROFILE\tKIND\tSUBJECT\tOUTCOME\tMS\tSIZE", rows, func(e vault.AuditEntry) string {
+				return fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s\t%d\t%d", e.Seq,
 					time.UnixMilli(e.TS).Format("2006-01-02 15:04:05"), e.Profile, e.Kind,
 					textsafe.Line(e.Subject), e.Outcome, e.DurationMS, e.Size)
-			}
-			return w.Flush()
+			})
 		},
 	}
 	f := cmd.Flags()

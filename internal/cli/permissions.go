@@ -6,13 +6,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"tai/internal/textsafe"
 	"tai/internal/tools"
+	"tai/internal/vault"
 )
 
 func newPermissionsCmd(a *App) *cobra.Command {
@@ -26,16 +25,9 @@ func newPermissionsCmd(a *App) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		if len(grants) == 0 {
-			fmt.Fprintf(a.Stdout, "no standing permissions on profile %s\n", p)
-			return nil
-		}
-		w := tabwriter.NewWriter(a.Stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(w, "KIND\tSUBJECT\tGRANTED")
-		for _, g := range grants {
-			fmt.Fprintf(w, "%s\t%s\t%s\n", g.Kind, textsafe.VisibleLine(g.Subject), time.Unix(g.Created, 0).Format("2006-01-02 15:04"))
-		}
-		return w.Flush()
+		return printTable(a.Stdout, "no standing permissions on profile "+p, "KIND\tSUBJECT\tGRANTED", grants, func(g vault.Grant) string {
+			return g.Kind + "\t" + textsafe.VisibleLine(g.Subject) + "\t" + minute(g.Created)
+		})
 	}
 	cmd := &cobra.Command{
 		Use:   "permissions",

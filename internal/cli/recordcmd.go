@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -50,16 +48,9 @@ func newRecordListCmd(a *App) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if len(list) == 0 {
-				fmt.Fprintf(a.Stdout, "no records in profile %s\n", p)
-				return nil
-			}
-			w := tabwriter.NewWriter(a.Stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "ID\tKIND\tCREATED\tSIZE")
-			for _, r := range list {
-				fmt.Fprintf(w, "%s\t%s\t%s\t%d\n", r.ID, r.Kind, time.Unix(r.Created, 0).Format("2006-01-02 15:04"), r.Size)
-			}
-			return w.Flush()
+			return printTable(a.Stdout, "no records in profile "+p, "ID\tKIND\tCREATED\tSIZE", list, func(r vault.Record) string {
+				return fmt.Sprintf("%s\t%s\t%s\t%d", r.ID, r.Kind, minute(r.Created), r.Size)
+			})
 		},
 	}
 	cmd.Flags().StringVar(&kind, "kind", "", "only records of this kind (mcp-result, transcript, elided, …)")

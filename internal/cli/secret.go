@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -51,17 +49,9 @@ func (a *App) secretList(ctx context.Context, s *vault.Store, p string, _ []stri
 	if err != nil {
 		return err
 	}
-	if len(list) == 0 {
-		fmt.Fprintf(a.Stdout, "no secrets in profile %s\n", p)
-		return nil
-	}
-	w := tabwriter.NewWriter(a.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "NAME\tSEALED\tUPDATED\tMETA")
-	for _, si := range list {
-		fmt.Fprintf(w, "%s\t%v\t%s\t%s\n", si.Name, si.Sealed,
-			time.Unix(si.Updated, 0).Format("2006-01-02 15:04"), textsafe.Line(formatMeta(si.Meta)))
-	}
-	return w.Flush()
+	return printTable(a.Stdout, "no secrets in profile "+p, "NAME\tSEALED\tUPDATED\tMETA", list, func(si vault.SecretInfo) string {
+		return fmt.Sprintf("%s\t%v\t%s\t%s", si.Name, si.Sealed, minute(si.Updated), textsafe.Line(formatMeta(si.Meta)))
+	})
 }
 
 func (a *App) secretRm(ctx context.Context, s *vault.Store, p string, args []string) error {

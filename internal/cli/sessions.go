@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -41,13 +40,10 @@ profile. Continue one with 'tai --resume ID' (or /resume ID in the REPL);
 				fmt.Fprintf(a.Stdout, "no conversations yet on profile %s\n", p)
 				return nil
 			}
-			w := tabwriter.NewWriter(a.Stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "ID\tUPDATED\tDIRECTORY\tMESSAGES\tTITLE")
-			for _, s := range list {
-				fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\n", s.ID, time.Unix(s.Updated, 0).Format("2006-01-02 15:04"),
+			printTable(a.Stdout, "", "ID\tUPDATED\tDIRECTORY\tMESSAGES\tTITLE", list, func(s vault.Session) string {
+				return fmt.Sprintf("%s\t%s\t%s\t%d\t%s", s.ID, minute(s.Updated),
 					textsafe.Line(shortDir(s.Cwd, a.Getenv("HOME"))), s.Messages, textsafe.Line(firstLine(s.Title, 60)))
-			}
-			w.Flush()
+			})
 			fmt.Fprintln(a.Stdout, "continue one with `tai --resume ID`")
 			return nil
 		},
