@@ -12,10 +12,15 @@ import (
 	"tai/internal/tools/tooltest"
 )
 
-// newEnv is a host whose working directory is a fresh temporary directory.
-func newEnv(t *testing.T) *tools.Env {
+// newEnv is a host whose working directory is a fresh temporary directory
+// holding files, given as pairs of name and content.
+func newEnv(t *testing.T, files ...string) *tools.Env {
 	t.Helper()
-	return &tools.Env{Dir: t.TempDir(), State: &tools.State{}}
+	env := &tools.Env{Dir: t.TempDir(), State: &tools.State{}}
+	for i := 0; i+1 < len(files); i += 2 {
+		writeFile(t, env, files[i], files[i+1])
+	}
+	return env
 }
 
 // byName finds one of the group's tools.
