@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"tai/internal/tools"
@@ -87,4 +88,35 @@ func Fails(t testing.TB, tl *tools.Tool, env *tools.Env, args string) string {
 		t.Fatalf("%s(%s): succeeded with %q, want a tool error", tl.Name, args, res.Text)
 	}
 	return res.Text
+}
+
+// CheckSurface fails t for each tool of a group whose public surface falls
+// short: a schema a client could not use or that admits arguments the tool
+// would ignore, a property without a description, a description of more
+// than one paragraph, or another catalogue group than group.
+func CheckSurface(t testing.TB, tls []*tools.Tool, group string) {
+	t.Helper()
+	for _, tl := range tls {
+		if err := schema.CheckInput(tl.Schema); err != nil {
+			t.Errorf("%s: %v", tl.Name, err)
+		}
+		var s struct {
+			Properties           map[string]map[string]any `json:"properties"`
+			AdditionalProperties *bool                     `json:"additionalProperties"`
+		}
+		if err := json.Unmarshal(tl.Schema, &s); err != nil {
+			t.Fatalf("%s: %v", tl.Name, err)
+		}
+		if s.AdditionalProperties == nil || *s.AdditionalProperties {
+			t.Errorf("%s: schema does not set additionalProperties false", tl.Name)
+		}
+		for name, p := range s.Properties {
+			if d, _ := p["description"].(string); d == "" {
+				t.Errorf("%s: property %s has no description", tl.Name, name)
+			}
+		}
+		if tl.Description == "" || strings.Contains(tl.Description, "\n") || tl.Group != group {
+			t.Errorf("%s: description must be one non-empty paragraph and group %q", tl.Name, group)
+		}
+	}
 }
