@@ -125,26 +125,36 @@ func copyVault(t *testing.T, from string) string {
 	return home
 }
 
-func TestAudit_FourProcessesOneChain(t *testing.T) {
-	home := filepath.Join(t.TempDir(), "home")
+// appenders starts n test binaries in the audit-appender role on home,
+// with env added; the function it returns waits for them and fails t on
+// any failure.
+func appenders(t *testing.T, home string, n int, env ...string) func() {
 	var wg sync.WaitGroup
-	errs := make(chan error, 4)
-	for range 4 {
+	errs := make(chan error, n)
+	for range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			cmd := exec.Command(os.Args[0])
-			cmd.Env = append(os.Environ(), "TAI_TEST_ROLE=audit-appender", "TAI_TEST_ROWS=200", "TAI_HOME="+home)
+			cmd.Env = append(append(os.Environ(), "TAI_TEST_ROLE=audit-appender", "TAI_HOME="+home), env...)
 			if out, err := cmd.CombinedOutput(); err != nil {
 				errs <- fmt.Errorf("%v: %s", err, out)
 			}
 		}()
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
+	return func() {
+		t.Helper()
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
 	}
+}
+
+func TestAudit_FourProcessesOneChain(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	appenders(t, home, 4, "TAI_TEST_ROWS=200")()
 	out, err := taiCmd(home, "audit", "verify").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "intact: 800 rows") {
 		t.Fatalf("verify: %v\n%s", err, out)
@@ -280,20 +290,7 @@ func TestAudit_VerifyBesideWritersNoFalseAlarm(t *testing.T) {
 		t.Fatalf("verify of an empty trail: %v\n%s", err, out)
 	}
 	stop := filepath.Join(t.TempDir(), "stop")
-	var wg sync.WaitGroup
-	errs := make(chan error, 3)
-	for range 3 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			cmd := exec.Command(os.Args[0])
-			cmd.Env = append(os.Environ(), "TAI_TEST_ROLE=audit-appender", "TAI_TEST_ROWS=100000",
-				"TAI_TEST_STOP="+stop, "TAI_HOME="+home)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				errs <- fmt.Errorf("%v: %s", err, out)
-			}
-		}()
-	}
+	wait := appenders(t, home, 3, "TAI_TEST_ROWS=100000", "TAI_TEST_STOP="+stop)
 	counts := map[string]bool{}
 	rowsRE := regexp.MustCompile(`intact: (\d+) rows`)
 	for run := range 25 {
@@ -307,11 +304,7 @@ func TestAudit_VerifyBesideWritersNoFalseAlarm(t *testing.T) {
 		}
 	}
 	os.WriteFile(stop, nil, 0o600)
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
+	wait()
 	if len(counts) < 2 {
 		t.Fatalf("the verifications never overlapped the writers (row counts seen: %v)", counts)
 	}
