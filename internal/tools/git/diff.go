@@ -8,11 +8,7 @@ import (
 )
 
 func runDiff(ctx context.Context, call tools.Call, a diffArgs) (tools.Result, error) {
-	err := checkRev("rev", a.Rev)
-	if err == nil {
-		err = checkPaths(a.Paths)
-	}
-	if err != nil {
+	if err := checkRevPaths(a.Rev, a.Paths); err != nil {
 		return tools.Errorf("%s: %v", DiffName, err), nil
 	}
 	args := []string{"diff", "--no-ext-diff", "--no-textconv", "--ignore-submodules=dirty"}

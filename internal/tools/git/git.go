@@ -159,6 +159,14 @@ func gitMessage(s string) string {
 	return strings.Join(lines, "\n")
 }
 
+// checkRevPaths checks the rev and paths arguments of a reading tool.
+func checkRevPaths(rev string, paths []string) error {
+	if err := checkRev("rev", rev); err != nil {
+		return err
+	}
+	return checkPaths(paths)
+}
+
 // checkRev refuses a revision git could read as an option or that holds
 // whitespace; git itself judges the rest.
 func checkRev(what, rev string) error {

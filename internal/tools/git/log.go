@@ -11,11 +11,7 @@ import (
 const defaultLimit = 20
 
 func runLog(ctx context.Context, call tools.Call, a logArgs) (tools.Result, error) {
-	err := checkRev("rev", a.Rev)
-	if err == nil {
-		err = checkPaths(a.Paths)
-	}
-	if err != nil {
+	if err := checkRevPaths(a.Rev, a.Paths); err != nil {
 		return tools.Errorf("%s: %v", LogName, err), nil
 	}
 	limit := cmp.Or(a.Limit, defaultLimit) // the schema bounds it

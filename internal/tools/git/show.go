@@ -7,11 +7,7 @@ import (
 )
 
 func runShow(ctx context.Context, call tools.Call, a showArgs) (tools.Result, error) {
-	err := checkRev("rev", a.Rev)
-	if err == nil {
-		err = checkPaths(a.Paths)
-	}
-	if err != nil {
+	if err := checkRevPaths(a.Rev, a.Paths); err != nil {
 		return tools.Errorf("%s: %v", ShowName, err), nil
 	}
 	rev := a.Rev
