@@ -222,62 +222,60 @@ func checkTags(tag reflect.StructTag) error {
 	return nil
 }
 
-// appliesTo is the schema type of each keyword that needs one.
-var appliesTo = map[string]string{"enum": "string", "pattern": "string", "minLength": "string", "maxLength": "string",
-	"minimum": "number", "maximum": "number", "minItems": "array", "maxItems": "array", "maxProperties": "object"}
+// keyword is one tag For reads: the schema type it applies to ("" for
+// any) and how it sets its value.
+type keyword struct {
+	on  string
+	set func(n *Node, v string) error
+}
+
+var keywords = map[string]keyword{
+	"jsonschema":    {"", func(n *Node, v string) error { n.Description = strings.TrimSpace(v + " " + n.Description); return nil }},
+	"enum":          {"string", func(n *Node, v string) error { n.Enum = strings.Split(v, ","); return nil }},
+	"pattern":       {"string", func(n *Node, v string) error { n.Pattern = v; return nil }},
+	"minLength":     {"string", count(func(n *Node) **int { return &n.MinLength })},
+	"maxLength":     {"string", count(func(n *Node) **int { return &n.MaxLength })},
+	"minimum":       {"number", number(func(n *Node) **json.Number { return &n.Minimum })},
+	"maximum":       {"number", number(func(n *Node) **json.Number { return &n.Maximum })},
+	"minItems":      {"array", count(func(n *Node) **int { return &n.MinItems })},
+	"maxItems":      {"array", count(func(n *Node) **int { return &n.MaxItems })},
+	"maxProperties": {"object", count(func(n *Node) **int { return &n.MaxProperties })},
+}
 
 // apply sets keyword key to v on n, or on n's items for a string or number
 // keyword on an array.
 func apply(n *Node, key, v string) error {
+	k := keywords[key]
 	target := n
-	switch key {
-	case "enum", "pattern", "minLength", "maxLength", "minimum", "maximum":
-		if n.Type == "array" {
-			target = n.Items
+	if n.Type == "array" && (k.on == "string" || k.on == "number") {
+		target = n.Items
+	}
+	if k.on != "" && target.Type != k.on && !(k.on == "number" && target.Type == "integer") {
+		return fmt.Errorf("applies to type %s, not %s", k.on, target.Type)
+	}
+	return k.set(target, v)
+}
+
+// count sets the count field of a Node that field returns.
+func count(field func(*Node) **int) func(n *Node, v string) error {
+	return func(n *Node, v string) error {
+		c, err := strconv.Atoi(v)
+		if err != nil || c < 0 {
+			return fmt.Errorf("not a count")
 		}
+		*field(n) = &c
+		return nil
 	}
-	want := appliesTo[key]
-	if want != "" && target.Type != want && !(want == "number" && target.Type == "integer") {
-		return fmt.Errorf("applies to type %s, not %s", want, target.Type)
-	}
-	var err error
-	switch key {
-	case "jsonschema":
-		target.Description = strings.TrimSpace(v + " " + target.Description)
-	case "enum":
-		target.Enum = strings.Split(v, ",")
-	case "pattern":
-		target.Pattern = v
-	case "minLength":
-		target.MinLength, err = count(v)
-	case "maxLength":
-		target.MaxLength, err = count(v)
-	case "minItems":
-		target.MinItems, err = count(v)
-	case "maxItems":
-		target.MaxItems, err = count(v)
-	case "maxProperties":
-		target.MaxProperties, err = count(v)
-	case "minimum":
-		target.Minimum, err = number(v)
-	case "maximum":
-		target.Maximum, err = number(v)
-	}
-	return err
 }
 
-func count(v string) (*int, error) {
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 0 {
-		return nil, fmt.Errorf("not a count")
+// number sets the number field of a Node that field returns.
+func number(field func(*Node) **json.Number) func(n *Node, v string) error {
+	return func(n *Node, v string) error {
+		if _, err := strconv.ParseFloat(v, 64); err != nil {
+			return fmt.Errorf("not a number")
+		}
+		x := json.Number(v)
+		*field(n) = &x
+		return nil
 	}
-	return &n, nil
-}
-
-func number(v string) (*json.Number, error) {
-	if _, err := strconv.ParseFloat(v, 64); err != nil {
-		return nil, fmt.Errorf("not a number")
-	}
-	n := json.Number(v)
-	return &n, nil
 }
