@@ -12,18 +12,6 @@ import (
 	"tai/internal/vault"
 )
 
-// Names of the MCP agent tools (mcp.md "Agent tools").
-const (
-	AddName     = "mcp_add"
-	ListName    = "mcp_list"
-	EnableName  = "mcp_enable"
-	DisableName = "mcp_disable"
-	RemoveName  = "mcp_remove"
-	ToolsName   = "mcp_tools"
-	CallName    = "mcp_call"
-	LoginName   = "mcp_login"
-)
-
 // docs holds the tools' descriptions (see tools.Group).
 //
 //go:embed mcp_*.md
@@ -178,3 +166,15 @@ func FormatAdded(added []Added, profile string) string {
 	}
 	return strings.TrimRight(sb.String(), "\n")
 }
+
+// Names of the MCP agent tools (mcp.md "Agent tools").
+const (
+	AddName     = "mcp_add"
+	ListName    = "mcp_list"
+	EnableName  = "mcp_enable"
+	DisableName = "mcp_disable"
+	RemoveName  = "mcp_remove"
+	ToolsName   = "mcp_tools"
+	CallName    = "mcp_call"
+	LoginName   = "mcp_login"
+)

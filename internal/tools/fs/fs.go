@@ -22,19 +22,6 @@ const (
 	sniffLen = 8000
 )
 
-// Tool names.
-const (
-	ReadFile   = "read_file"
-	ListDir    = "list_dir"
-	WriteFile  = "write_file"
-	EditFile   = "edit_file"
-	MultiEdit  = "multi_edit"
-	ApplyPatch = "apply_patch"
-	MovePath   = "move_path"
-	DeletePath = "delete_path"
-	UndoEdit   = "undo_edit"
-)
-
 // docs holds the tools' descriptions (see tools.Group).
 //
 //go:embed *.md
@@ -42,6 +29,7 @@ var docs embed.FS
 
 // Tools returns the files group, freshly built.
 func Tools() []*tools.Tool {
+	group := tools.Group{Name: Group, Docs: docs}
 	return []*tools.Tool{
 		tools.Define(group.Tool(ReadFile, tools.AlwaysSafe), runReadFile, tools.PathReach("", func(a readFileArgs) string { return a.Path })),
 		tools.Define(group.Tool(ListDir, tools.AlwaysSafe), runListDir, tools.PathReach(".", func(a listDirArgs) string { return a.Path })),
@@ -56,5 +44,15 @@ func Tools() []*tools.Tool {
 	}
 }
 
-// group declares this group's tools.
-var group = tools.Group{Name: Group, Docs: docs}
+// Tool names.
+const (
+	ReadFile   = "read_file"
+	ListDir    = "list_dir"
+	WriteFile  = "write_file"
+	EditFile   = "edit_file"
+	MultiEdit  = "multi_edit"
+	ApplyPatch = "apply_patch"
+	MovePath   = "move_path"
+	DeletePath = "delete_path"
+	UndoEdit   = "undo_edit"
+)

@@ -28,16 +28,6 @@ func Tools() []*tools.Tool {
 	return []*tools.Tool{Status(), Diff(), Log(), Show(), Commit(), Branch()}
 }
 
-// Tool names.
-const (
-	StatusName = "git_status"
-	DiffName   = "git_diff"
-	LogName    = "git_log"
-	ShowName   = "git_show"
-	CommitName = "git_commit"
-	BranchName = "git_branch"
-)
-
 // docs holds the tools' descriptions (see tools.Group).
 //
 //go:embed *.md
@@ -211,3 +201,13 @@ func result(tool, out string, err error, empty string) tools.Result {
 type pathsArg struct {
 	Paths []string `json:"paths,omitempty" jsonschema:"Limit to these paths (relative to the working directory; git pathspecs such as '*.go' work)." minLength:"1" maxItems:"200"`
 }
+
+// Tool names.
+const (
+	StatusName = "git_status"
+	DiffName   = "git_diff"
+	LogName    = "git_log"
+	ShowName   = "git_show"
+	CommitName = "git_commit"
+	BranchName = "git_branch"
+)

@@ -14,13 +14,6 @@ import (
 	"tai/internal/vault"
 )
 
-// Tool names.
-const (
-	SaveName   = "memory_save"
-	SearchName = "memory_search"
-	DeleteName = "memory_delete"
-)
-
 // Group is the catalogue group of these tools.
 const Group = "memory"
 
@@ -28,18 +21,6 @@ const Group = "memory"
 //
 //go:embed *.md
 var docs embed.FS
-
-// group declares this group's tools.
-var group = tools.Group{Name: Group, Docs: docs}
-
-// Tools returns the memory group.
-func Tools() []*tools.Tool {
-	return []*tools.Tool{
-		tools.DefineVault(group.Tool(SaveName, tools.AlwaysSafe), save),
-		tools.DefineVault(group.Tool(SearchName, tools.AlwaysSafe), search),
-		tools.DefineVault(group.Tool(DeleteName, tools.AlwaysSafe), deleteMemory),
-	}
-}
 
 // format renders memories for the model: a header line per memory with its
 // id, date and tags, then its text indented.
@@ -60,3 +41,20 @@ func format(ms []vault.Memory) string {
 	}
 	return b.String()
 }
+
+// Tools returns the memory group.
+func Tools() []*tools.Tool {
+	group := tools.Group{Name: Group, Docs: docs}
+	return []*tools.Tool{
+		tools.DefineVault(group.Tool(SaveName, tools.AlwaysSafe), save),
+		tools.DefineVault(group.Tool(SearchName, tools.AlwaysSafe), search),
+		tools.DefineVault(group.Tool(DeleteName, tools.AlwaysSafe), deleteMemory),
+	}
+}
+
+// Tool names.
+const (
+	SaveName   = "memory_save"
+	SearchName = "memory_search"
+	DeleteName = "memory_delete"
+)

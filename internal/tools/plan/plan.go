@@ -12,12 +12,6 @@ import (
 	"tai/internal/vault"
 )
 
-// Tool names.
-const (
-	ReadName  = "todo_read"
-	WriteName = "todo_write"
-)
-
 // Group is the catalogue group of these tools.
 const Group = "plan"
 
@@ -25,17 +19,6 @@ const Group = "plan"
 //
 //go:embed *.md
 var docs embed.FS
-
-// group declares this group's tools.
-var group = tools.Group{Name: Group, Docs: docs}
-
-// Tools returns the plan group.
-func Tools() []*tools.Tool {
-	return []*tools.Tool{
-		tools.DefineVault(group.Tool(ReadName, tools.AlwaysSafe), read),
-		tools.DefineVault(group.Tool(WriteName, tools.AlwaysSafe), write),
-	}
-}
 
 var marks = map[string]string{
 	vault.TodoPending:    "[ ]",
@@ -61,3 +44,18 @@ func Format(items []vault.Todo) string {
 	}
 	return b.String()
 }
+
+// Tools returns the plan group.
+func Tools() []*tools.Tool {
+	group := tools.Group{Name: Group, Docs: docs}
+	return []*tools.Tool{
+		tools.DefineVault(group.Tool(ReadName, tools.AlwaysSafe), read),
+		tools.DefineVault(group.Tool(WriteName, tools.AlwaysSafe), write),
+	}
+}
+
+// Tool names.
+const (
+	ReadName  = "todo_read"
+	WriteName = "todo_write"
+)

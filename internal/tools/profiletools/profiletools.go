@@ -18,14 +18,6 @@ import (
 	"tai/internal/vault"
 )
 
-// Tool names.
-const (
-	ProfileListName = "profile_list"
-	ProfileUseName  = "profile_use"
-	ConfigGetName   = "config_get"
-	ConfigSetName   = "config_set"
-)
-
 // Group is the catalogue group of these tools.
 const Group = "profiles"
 
@@ -33,19 +25,6 @@ const Group = "profiles"
 //
 //go:embed *.md
 var docs embed.FS
-
-// group declares this group's tools.
-var group = tools.Group{Name: Group, Docs: docs}
-
-// Tools returns the profiles group.
-func Tools() []*tools.Tool {
-	return []*tools.Tool{
-		tools.DefineVault(group.Tool(ProfileListName, tools.AlwaysSafe), profileList),
-		tools.DefineVault(group.Tool(ProfileUseName, nil), profileUse, tools.ConsentBy(profileUseConsent)),
-		tools.DefineVault(group.Tool(ConfigGetName, tools.AlwaysSafe), configGet),
-		tools.DefineVault(group.Tool(ConfigSetName, nil), configSet, tools.ConsentBy(configSetConsent)),
-	}
-}
 
 // getenv reads the environment for profile resolution (docs/host.md §3).
 var getenv = os.Getenv
@@ -77,3 +56,22 @@ func storedApproval(ctx context.Context, s *vault.Store, name string) (string, e
 	}
 	return v, nil
 }
+
+// Tools returns the profiles group.
+func Tools() []*tools.Tool {
+	group := tools.Group{Name: Group, Docs: docs}
+	return []*tools.Tool{
+		tools.DefineVault(group.Tool(ProfileListName, tools.AlwaysSafe), profileList),
+		tools.DefineVault(group.Tool(ProfileUseName, nil), profileUse, tools.ConsentBy(profileUseConsent)),
+		tools.DefineVault(group.Tool(ConfigGetName, tools.AlwaysSafe), configGet),
+		tools.DefineVault(group.Tool(ConfigSetName, nil), configSet, tools.ConsentBy(configSetConsent)),
+	}
+}
+
+// Tool names.
+const (
+	ProfileListName = "profile_list"
+	ProfileUseName  = "profile_use"
+	ConfigGetName   = "config_get"
+	ConfigSetName   = "config_set"
+)

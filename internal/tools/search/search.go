@@ -30,11 +30,9 @@ const (
 //go:embed *.md
 var docs embed.FS
 
-// group declares this group's tools; every one only reads, so is safe.
-var group = tools.Group{Name: Group, Docs: docs}
-
 // Tools returns the search group, freshly built.
 func Tools() []*tools.Tool {
+	group := tools.Group{Name: Group, Docs: docs}
 	return []*tools.Tool{
 		tools.Define(group.Tool(Glob, tools.AlwaysSafe), runGlob, tools.PathReach(".", func(a globArgs) string { return a.Path })),
 		tools.Define(group.Tool(Grep, tools.AlwaysSafe), runGrep, tools.TreeReach(".", func(a grepArgs) string { return a.Path })),

@@ -20,15 +20,6 @@ func Tools() []*tools.Tool {
 	return []*tools.Tool{Shell(), JobOutput(), JobInput(), JobKill(), EnvInfo()}
 }
 
-// Tool names.
-const (
-	ShellName     = "shell"
-	JobOutputName = "job_output"
-	JobInputName  = "job_input"
-	JobKillName   = "job_kill"
-	EnvInfoName   = "env_info"
-)
-
 // docs holds the tools' descriptions (see tools.Group).
 //
 //go:embed *.md
@@ -84,3 +75,12 @@ func oneLine(s string, n int) string {
 
 // seconds formats a whole number of seconds.
 func seconds(n int) string { return fmt.Sprintf("%ds", n) }
+
+// Tool names.
+const (
+	ShellName     = "shell"
+	JobOutputName = "job_output"
+	JobInputName  = "job_input"
+	JobKillName   = "job_kill"
+	EnvInfoName   = "env_info"
+)

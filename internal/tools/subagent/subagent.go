@@ -13,14 +13,6 @@ import (
 	"tai/internal/tools"
 )
 
-// Tool names.
-const (
-	ForkName   = "agent_fork"
-	WaitName   = "agent_wait"
-	ListName   = "agent_list"
-	CancelName = "agent_cancel"
-)
-
 // docs holds the tools' descriptions (see tools.Group).
 //
 //go:embed *.md
@@ -130,3 +122,11 @@ func cancel(ctx context.Context, call tools.Call, in idArgs) (tools.Result, erro
 	}
 	return tools.Text("cancelled " + in.ID), nil
 }
+
+// Tool names.
+const (
+	ForkName   = "agent_fork"
+	WaitName   = "agent_wait"
+	ListName   = "agent_list"
+	CancelName = "agent_cancel"
+)

@@ -20,17 +20,6 @@ import (
 	"tai/internal/tools"
 )
 
-// Tool names.
-const (
-	SecretListName   = "secret_list"
-	SecretSetName    = "secret_set"
-	SecretDeleteName = "secret_delete"
-	RecordGetName    = "record_get"
-	RecordSearchName = "record_search"
-	RecordDeleteName = "record_delete"
-	AuditQueryName   = "audit_query"
-)
-
 // Group is the catalogue group of these tools.
 const Group = "vault"
 
@@ -39,11 +28,12 @@ const Group = "vault"
 //go:embed *.md
 var docs embed.FS
 
-// group declares this group's tools.
-var group = tools.Group{Name: Group, Docs: docs}
+// when formats a vault timestamp (Unix seconds) for the model.
+func when(unix int64) string { return time.Unix(unix, 0).Format("2006-01-02 15:04") }
 
 // Tools returns the vault group.
 func Tools() []*tools.Tool {
+	group := tools.Group{Name: Group, Docs: docs}
 	set := group.Tool(SecretSetName, nil)
 	set.Hidden = []string{"value"} // never shown, logged or digested
 	return []*tools.Tool{
@@ -57,5 +47,13 @@ func Tools() []*tools.Tool {
 	}
 }
 
-// when formats a vault timestamp (Unix seconds) for the model.
-func when(unix int64) string { return time.Unix(unix, 0).Format("2006-01-02 15:04") }
+// Tool names.
+const (
+	SecretListName   = "secret_list"
+	SecretSetName    = "secret_set"
+	SecretDeleteName = "secret_delete"
+	RecordGetName    = "record_get"
+	RecordSearchName = "record_search"
+	RecordDeleteName = "record_delete"
+	AuditQueryName   = "audit_query"
+)
