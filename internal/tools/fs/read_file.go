@@ -101,9 +101,7 @@ func readLines(ctx context.Context, r *bufio.Reader, offset, limit int) (*excerp
 			ex.stopNote = fmt.Sprintf("stopped at the %s output cap", size(readCap))
 			return ex, nil
 		}
-		if ex.first == 0 {
-			ex.first = n
-		}
+		ex.first = cmp.Or(ex.first, n)
 		ex.last = n
 		ex.text.WriteString(shown)
 	}

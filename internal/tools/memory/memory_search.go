@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -16,9 +17,7 @@ import (
 const defaultLimit = 10
 
 func search(ctx context.Context, s *vault.Store, call tools.Call, in searchArgs) (string, error) {
-	if in.Limit == 0 {
-		in.Limit = defaultLimit
-	}
+	in.Limit = cmp.Or(in.Limit, defaultLimit)
 	words := Words(in.Query)
 	if len(words) == 0 {
 		return "", errors.New("the query has no words to match; give one or more words")

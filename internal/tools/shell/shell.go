@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -56,9 +57,7 @@ func runShell(ctx context.Context, call tools.Call, a shellArgs) (tools.Result, 
 		return startJob(env, a)
 	}
 	timeout := a.Timeout
-	if timeout == 0 {
-		timeout = defaultTimeout
-	}
+	timeout = cmp.Or(timeout, defaultTimeout)
 	return runForeground(ctx, env, a.Command, timeout), nil
 }
 

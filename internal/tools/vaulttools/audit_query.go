@@ -1,6 +1,7 @@
 package vaulttools
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -15,9 +16,7 @@ const defaultAuditRows = 50
 
 func auditQuery(ctx context.Context, s *vault.Store, call tools.Call, in auditQueryArgs) (string, error) {
 	q := vault.AuditQuery{Profile: call.Env.Profile, Kind: in.Kind, Subject: in.Subject, Limit: in.Limit}
-	if q.Limit == 0 {
-		q.Limit = defaultAuditRows
-	}
+	q.Limit = cmp.Or(q.Limit, defaultAuditRows)
 	if in.Since != "" {
 		t, err := vault.ParseSince(in.Since, time.Now())
 		if err != nil {

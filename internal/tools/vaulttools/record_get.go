@@ -1,6 +1,7 @@
 package vaulttools
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -22,14 +23,10 @@ func recordGet(ctx context.Context, s *vault.Store, call tools.Call, in recordAr
 	}
 	var p page
 	if in.Unit == "lines" {
-		if in.Limit == 0 {
-			in.Limit = defaultLines
-		}
+		in.Limit = cmp.Or(in.Limit, defaultLines)
 		p, err = lineRange(body, in.Offset, in.Limit)
 	} else {
-		if in.Limit == 0 {
-			in.Limit = defaultBytes
-		}
+		in.Limit = cmp.Or(in.Limit, defaultBytes)
 		p, err = byteRange(body, in.Offset, in.Limit)
 	}
 	if err != nil {

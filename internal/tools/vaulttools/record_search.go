@@ -1,6 +1,7 @@
 package vaulttools
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -13,9 +14,7 @@ import (
 const snippetAround = 100
 
 func recordSearch(ctx context.Context, s *vault.Store, call tools.Call, in recordSearchArgs) (string, error) {
-	if in.Limit == 0 {
-		in.Limit = 10
-	}
+	in.Limit = cmp.Or(in.Limit, 10)
 	list, err := s.Records(ctx, vault.RecordQuery{Profile: call.Env.Profile, Kind: in.Kind, Text: in.Query, Limit: in.Limit})
 	if err != nil {
 		return "", err
