@@ -30,11 +30,7 @@ type jobInputArgs struct {
 }
 
 func runJobInput(ctx context.Context, call tools.Call, a jobInputArgs) (tools.Result, error) {
-	t, err := jobsOf(call.Env)
-	if err != nil {
-		return tools.Errorf("job_input: %v", err), nil
-	}
-	j, err := t.get(a.ID)
+	j, err := a.job(call.Env)
 	if err != nil {
 		return tools.Errorf("job_input: %v", err), nil
 	}

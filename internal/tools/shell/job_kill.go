@@ -15,11 +15,7 @@ type jobKillArgs struct {
 }
 
 func runJobKill(ctx context.Context, call tools.Call, a jobKillArgs) (tools.Result, error) {
-	t, err := jobsOf(call.Env)
-	if err != nil {
-		return tools.Errorf("job_kill: %v", err), nil
-	}
-	j, err := t.get(a.ID)
+	j, err := a.job(call.Env)
 	if err != nil {
 		return tools.Errorf("job_kill: %v", err), nil
 	}
@@ -30,4 +26,13 @@ func runJobKill(ctx context.Context, call tools.Call, a jobKillArgs) (tools.Resu
 // jobID names the job a call acts on.
 type jobID struct {
 	ID string `json:"id" jsonschema:"The job id that shell returned." pattern:"^job[0-9]+$"`
+}
+
+// job finds the job a names among env's.
+func (a jobID) job(env *tools.Env) (*job, error) {
+	t, err := jobsOf(env)
+	if err != nil {
+		return nil, err
+	}
+	return t.get(a.ID)
 }
