@@ -2,7 +2,7 @@ GO      ?= go
 BIN     ?= bin/tai
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: build test unit interop fmt-check vet lint bench-vault bench-client bench-llm bench-bridge bench-agent bench-select bench-serve bench-start
+.PHONY: build test unit interop fmt-check vet lint bench-vault bench-client bench-llm bench-bridge bench-agent bench-select bench-serve bench-start bench-cache
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/tai
@@ -42,11 +42,22 @@ bench-llm:
 bench-agent:
 	$(GO) test -run '^$$' -bench AgentStep -benchtime 3s -count 3 ./internal/agent/
 
+<<<<<<< HEAD
+# The share of a 10-step turn's input served by the providers' prompt
+# caches (the llmtest fake's model of them), before and after; see docs/benchmarks.md.
+bench-cache:
+	$(GO) test -run '^$$' -bench PromptCache -benchtime 5x -v ./internal/agent/
+
+# Tool selection: recall, offered tokens and their share of the catalogue,
+# and selection time, for tai's selector beside a plain BM25 top-24, on the
+# captured catalogue (tune and held-out queries) and a synthetic 3,200-tool one.
+=======
 # Tool selection: recall (all, reachable, native), offered tokens and their
 # share of the catalogue, and selection time, for tai's selector beside plain
 # BM25 top-k at the same tokens, on the captured catalogue (tune, held-out),
 # the unseen set, the blind set when testdata/blind holds it, and a synthetic
 # 3,200-tool catalogue.
+>>>>>>> main
 bench-select:
 	@echo "$$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //') ($$(nproc) cores), $$($(GO) version | cut -d' ' -f3-)"
 	$(GO) test -run '^$$' -bench 'Selection|Select3200|Index3200' -benchtime 2s ./internal/tools/selector/

@@ -39,9 +39,23 @@ type Agent struct {
 	// History persists messages as turns complete; nil keeps them only in
 	// memory (served chat, subagents).
 	History History
+	// Model names the model ("provider:model") in stored usage.
+	Model string
+	// Window is the model's context window in tokens; as the conversation
+	// nears it, older turns are compacted into a summary (compact.go).
+	// 0 means unknown: nothing is compacted.
+	Window int
 
 	mu       sync.Mutex // held for a whole turn
 	messages []llm.Message
+	// sized is the conversation's size in tokens as the provider last
+	// counted it, when it had sizedAt messages.
+	sized, sizedAt int
+}
+
+// UsageRecorder is a History that also keeps each model call's usage.
+type UsageRecorder interface {
+	RecordUsage(ctx context.Context, model string, u llm.Usage) error
 }
 
 // History stores a conversation's messages.
@@ -82,6 +96,7 @@ func (a *Agent) SetMessages(msgs []llm.Message) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.messages = append([]llm.Message(nil), msgs...)
+	a.sized, a.sizedAt = 0, 0
 }
 
 // VaultHistory keeps a conversation in the vault's history table.
@@ -102,6 +117,12 @@ func (h VaultHistory) Append(ctx context.Context, msgs ...llm.Message) error {
 		raw[i] = json.RawMessage(h.Store.Redact(string(r)))
 	}
 	return h.Store.AppendHistory(ctx, h.Profile, h.Session, raw...)
+}
+
+// RecordUsage implements UsageRecorder.
+func (h VaultHistory) RecordUsage(ctx context.Context, model string, u llm.Usage) error {
+	return h.Store.AddUsage(ctx, h.Profile, h.Session, vault.Usage{Model: model, Input: int64(u.InputTokens),
+		Output: int64(u.OutputTokens), CacheRead: int64(u.CacheReadTokens), CacheWrite: int64(u.CacheWriteTokens)})
 }
 
 // LoadHistory reads a stored conversation.

@@ -113,9 +113,21 @@ func TestRunTurn_ThreeSteps(t *testing.T) {
 			if res.Text != "All done." || res.Steps != 3 || res.Partial {
 				t.Fatalf("result = %+v", res)
 			}
-			want := "text text tool_call tool_result tool_call tool_result tool_call tool_result text text final"
+			want := "text text usage tool_call tool_result usage tool_call tool_result tool_call tool_result text text usage final"
 			if got := strings.Join(f.types(), " "); got != want {
 				t.Fatalf("events:\n got %s\nwant %s", got, want)
+			}
+			// Each call's usage is reported; the turn's is their sum, and
+			// the final event carries it.
+			var sum llm.Usage
+			for _, e := range f.events {
+				if e.Type == EventUsage {
+					sum = sum.Add(*e.Usage)
+				}
+			}
+			final := f.events[len(f.events)-1]
+			if sum.InputTokens == 0 || sum.OutputTokens == 0 || res.Usage != sum || *final.Usage != sum || res.Context == 0 {
+				t.Fatalf("turn usage %+v (context %d), final %+v, sum of calls %+v", res.Usage, res.Context, final.Usage, sum)
 			}
 			reqs := f.srv.Requests()
 			if len(reqs) != 3 {

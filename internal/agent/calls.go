@@ -78,7 +78,11 @@ func (t *turn) runCall(ctx context.Context, c llm.ToolCall) (llm.Message, string
 			c.Name, t.repeats), true), ""
 	}
 
-	via := tools.Via{Origin: vault.OriginAgent, Running: func() {
+	origin := vault.OriginAgent
+	if t.origin != "" {
+		origin = t.origin
+	}
+	via := tools.Via{Origin: origin, Running: func() {
 		if tl.Name != "ask_user" {
 			t.emit(Event{Type: EventWaiting, Busy: true, Label: "running " + tl.Name})
 		}

@@ -1,6 +1,10 @@
 package agent
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"tai/internal/llm"
+)
 
 // EventType names what an Event reports. The names are also the "type" of
 // each line of `tai --json`.
@@ -19,7 +23,10 @@ const (
 	// EventWaiting marks the start (Busy true) and end (Busy false) of a wait
 	// on the model or on a long tool, for spinners.
 	EventWaiting EventType = "waiting"
-	// EventFinal ends a turn with its answer.
+	// EventUsage reports one model call's tokens (Usage) and the size of
+	// the conversation after it (Context).
+	EventUsage EventType = "usage"
+	// EventFinal ends a turn with its answer, and the turn's usage.
 	EventFinal EventType = "final"
 )
 
@@ -44,4 +51,9 @@ type Event struct {
 	Steps   int    `json:"steps,omitempty"`
 	Partial bool   `json:"partial,omitempty"`
 	Reason  string `json:"reason,omitempty"`
+
+	// Usage and final: tokens of the call (usage) or the turn (final);
+	// Context is the conversation's size in tokens after the call.
+	Usage   *llm.Usage `json:"usage,omitempty"`
+	Context int        `json:"context_tokens,omitempty"`
 }

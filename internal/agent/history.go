@@ -20,12 +20,18 @@ func encodeMessages(msgs []llm.Message) ([]json.RawMessage, error) {
 	return out, nil
 }
 
+// decodeMessages is a stored conversation as the model is sent it: each
+// compaction's summary replaces the messages it summarised.
 func decodeMessages(raw []json.RawMessage) ([]llm.Message, error) {
 	out := make([]llm.Message, 0, len(raw))
 	for i, r := range raw {
 		var m llm.Message
 		if err := json.Unmarshal(r, &m); err != nil {
 			return nil, fmt.Errorf("stored message %d is damaged: %w", i+1, err)
+		}
+		if m.Compacts > 0 {
+			out = append([]llm.Message{m}, out[min(m.Compacts, len(out)):]...)
+			continue
 		}
 		out = append(out, m)
 	}

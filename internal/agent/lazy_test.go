@@ -11,8 +11,9 @@ import (
 
 // A tool loaded by tool_search is offered for the rest of its turn and
 // gone when the next turn starts; the selector offers the core set and
-// what the words (input, then tool traffic) match, never the whole
-// registry.
+// what the person's words match, never the whole registry, and the tool
+// traffic's words add nothing (the list stays the same, for the prompt
+// cache, until tool_search loads more).
 func TestLazyTools_LoadLastsTheTurn(t *testing.T) {
 	f := newFixture(t, "openai", llmtest.Script{Turns: []llmtest.Turn{
 		{ToolCalls: []llmtest.Call{call("tool_search", `{"load":["note"]}`)}},
@@ -44,7 +45,7 @@ func TestLazyTools_LoadLastsTheTurn(t *testing.T) {
 	want := [][]string{
 		{"tool_search"},
 		{"tool_search", "note"},
-		{"tool_search", "note", "echo"}, // the traffic's "text" matches echo's argument
+		{"tool_search", "note"}, // the traffic's "text" would match echo's argument
 		{"tool_search"},
 	}
 	if len(offered) != len(want) {

@@ -27,6 +27,10 @@ type TurnResult struct {
 	// step cap, a repeated call, a cancellation or a failure.
 	Partial bool
 	Reason  string
+	// Usage adds up the turn's model calls; Context is the size of the
+	// conversation after the last one (its prompt and answer), in tokens.
+	Usage   llm.Usage
+	Context int
 }
 
 // repeatLimit is how many identical consecutive tool calls end a turn.
@@ -52,6 +56,13 @@ type turn struct {
 	traffic string
 	last    string // signature of the previous tool call
 	repeats int
+	// offered is the tool list of the turn so far: it only grows, so the
+	// prompt's prefix stays the same from step to step (see grow).
+	offered []llm.ToolSpec
+	usage   llm.Usage
+	context int
+	// origin is the audit's origin of the calls, "" for the agent's.
+	origin string
 }
 
 func (t *turn) emit(e Event) {
@@ -83,6 +94,8 @@ func (t *turn) run(ctx context.Context) (TurnResult, error) {
 	for step := 1; step <= t.maxSteps(); step++ {
 		res.Steps = step
 		resp, err := t.complete(ctx, step)
+		t.account(ctx, step, resp.Usage)
+		res.Usage, res.Context = t.usage, t.context
 		if err != nil {
 			return t.fail(ctx, res, err)
 		}
@@ -97,7 +110,7 @@ func (t *turn) run(ctx context.Context) (TurnResult, error) {
 				t.emit(Event{Type: EventNotice, Text: "the model returned an empty answer"})
 			}
 			t.flush(ctx)
-			t.emit(Event{Type: EventFinal, Text: res.Text, Steps: step})
+			t.emit(Event{Type: EventFinal, Text: res.Text, Steps: step, Usage: &res.Usage, Context: res.Context})
 			return res, nil
 		}
 		stop := t.runCalls(ctx, msg.ToolCalls)
@@ -120,14 +133,21 @@ func (t *turn) complete(ctx context.Context, step int) (llm.Response, error) {
 	if budget <= 0 {
 		budget = DefaultContextBudget
 	}
+	if a.Selector != nil {
+		var picked []llm.ToolSpec
+		for _, tl := range a.Selector.Select(ctx, SelectQuery{Input: t.input, Traffic: t.traffic, Step: step, Env: a.Env}) {
+			picked = append(picked, llm.ToolSpec{Name: tl.Name, Description: tl.Description, Parameters: tl.Schema})
+		}
+		if growOffered {
+			t.offered = grow(t.offered, picked)
+		} else {
+			t.offered = picked
+		}
+	}
+	specs := t.offered
+	t.compactIfFull(ctx, specs)
 	if n := a.elide(ctx, len(a.messages)-1, budget); n > 0 {
 		t.emit(Event{Type: EventNotice, Text: fmt.Sprintf("elided %d old tool result(s) to stay within the context budget", n)})
-	}
-	var specs []llm.ToolSpec
-	if a.Selector != nil {
-		for _, tl := range a.Selector.Select(ctx, SelectQuery{Input: t.input, Traffic: t.traffic, Step: step, Env: a.Env}) {
-			specs = append(specs, llm.ToolSpec{Name: tl.Name, Description: tl.Description, Parameters: tl.Schema})
-		}
 	}
 	t.emit(Event{Type: EventWaiting, Busy: true, Label: "thinking"})
 	waiting := true
@@ -182,12 +202,12 @@ func (t *turn) fail(ctx context.Context, res TurnResult, err error) (TurnResult,
 	if len(a.messages) == t.start+1 {
 		a.messages = a.messages[:t.start]
 		t.flushed = t.start
-		return TurnResult{Steps: res.Steps, Partial: true, Reason: reason}, err
+		return TurnResult{Steps: res.Steps, Partial: true, Reason: reason, Usage: res.Usage}, err
 	}
 	a.messages = append(a.messages, llm.Message{Role: llm.RoleAssistant, Content: "(turn interrupted: " + reason + ")"})
 	t.flush(ctx)
 	res.Partial, res.Reason = true, reason
-	t.emit(Event{Type: EventFinal, Text: res.Text, Steps: res.Steps, Partial: true, Reason: reason})
+	t.emit(Event{Type: EventFinal, Text: res.Text, Steps: res.Steps, Partial: true, Reason: reason, Usage: &res.Usage, Context: res.Context})
 	return res, err
 }
 
@@ -197,7 +217,7 @@ func (t *turn) finishPartial(ctx context.Context, res TurnResult, reason string)
 	t.flush(ctx)
 	res.Partial, res.Reason = true, reason
 	t.emit(Event{Type: EventNotice, Text: reason})
-	t.emit(Event{Type: EventFinal, Text: res.Text, Steps: res.Steps, Partial: true, Reason: reason})
+	t.emit(Event{Type: EventFinal, Text: res.Text, Steps: res.Steps, Partial: true, Reason: reason, Usage: &res.Usage, Context: res.Context})
 	return res
 }
 
@@ -207,4 +227,54 @@ func (t *turn) lookup(name string) (*tools.Tool, bool) {
 		return nil, false
 	}
 	return t.a.Tools.Lookup(name)
+}
+
+// growOffered is false only in the benchmark that measures caching as it
+// was before the tool list grew (cache_bench_test.go).
+var growOffered = true
+
+// maxOffered bounds the tool list a turn accumulates. Past it, the list
+// starts again from the step's own selection: one step's prompt is not
+// read from the cache, and the model is not offered a flood of tools.
+const maxOffered = 48
+
+// grow is the turn's tool list after a step's selection: the tools already
+// offered, in their order, then the newly picked ones. Providers cache a
+// prompt by its prefix, and the tools lead the prompt, so a tool dropped
+// or moved would make every later byte, the system prompt and the whole
+// history, a cache miss.
+func grow(offered, picked []llm.ToolSpec) []llm.ToolSpec {
+	have := make(map[string]bool, len(offered))
+	for _, s := range offered {
+		have[s.Name] = true
+	}
+	out := offered
+	for _, s := range picked {
+		if !have[s.Name] {
+			out = append(out, s)
+			have[s.Name] = true
+		}
+	}
+	if len(out) > maxOffered {
+		return picked
+	}
+	return out
+}
+
+// account adds one model call's usage to the turn, reports it, and keeps
+// it with the conversation's history.
+func (t *turn) account(ctx context.Context, step int, u llm.Usage) {
+	if u == (llm.Usage{}) {
+		return
+	}
+	a := t.a
+	t.usage = t.usage.Add(u)
+	t.context = u.InputTokens + u.OutputTokens
+	a.sized, a.sizedAt = t.context, len(a.messages)+1
+	t.emit(Event{Type: EventUsage, Steps: step, Usage: &u, Context: t.context})
+	if r, ok := a.History.(UsageRecorder); ok {
+		if err := r.RecordUsage(context.WithoutCancel(ctx), a.Model, u); err != nil {
+			t.emit(Event{Type: EventNotice, Text: "usage not saved: " + err.Error()})
+		}
+	}
 }

@@ -2,8 +2,10 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -31,6 +33,23 @@ type chat struct {
 	// problem says why the model cannot be reached; agent has no client
 	// then.
 	problem string
+	// model is what tai knows of the model: its window (the profile's
+	// context_window setting first) and prices.
+	model llm.Model
+}
+
+// modelOf is what tai knows of cfg's model, its window overridden by the
+// context_window setting.
+func modelOf(cfg profile.Config) (llm.Model, bool) {
+	var m llm.Model
+	ok := false
+	if provider, model, err := llm.ParseModel(cfg.Model()); err == nil {
+		m, ok = llm.ModelFor(provider, model)
+	}
+	if n, err := strconv.Atoi(cfg.Get(profile.KeyContextWindow)); err == nil && n > 0 {
+		m.Window, ok = n, true
+	}
+	return m, ok
 }
 
 // Close ends what the conversation's tools started (background jobs,
@@ -114,7 +133,10 @@ func (a *App) newChat(ctx context.Context, o chatOptions) (*chat, error) {
 		return nil, err
 	}
 	ag := th.agent(cfg)
+	ag.Model = cfg.Model()
 	c := &chat{a: a, agent: ag, cfg: cfg, dir: th.env.Dir}
+	c.model, _ = modelOf(cfg)
+	ag.Window = c.model.Window
 	if ag.Client, err = a.llmClient(ctx, cfg); err != nil {
 		var le *llm.Error
 		if !errors.As(err, &le) {
@@ -238,7 +260,18 @@ func (c *chat) attach(session string) {
 // Info implements repl.Conversation.
 func (c *chat) Info() repl.Info {
 	return repl.Info{Profile: c.cfg.Profile, Model: c.cfg.Model(), Approval: c.cfg.Approval(),
-		Session: c.session, Messages: len(c.agent.Messages()), Problem: c.problem}
+		Session: c.session, Messages: len(c.agent.Messages()), Problem: c.problem,
+		Window: c.model.Window, Price: c.model.Price}
+}
+
+// Compact implements repl.Conversation.
+func (c *chat) Compact(ctx context.Context, onEvent func(agent.Event)) (int, error) {
+	return c.agent.Compact(ctx, onEvent)
+}
+
+// RunTool implements repl.Conversation.
+func (c *chat) RunTool(ctx context.Context, name string, args json.RawMessage, onEvent func(agent.Event)) (string, bool) {
+	return c.agent.RunTool(ctx, name, args, onEvent)
 }
 
 // Turn implements repl.Conversation. The first turn stores the

@@ -81,7 +81,7 @@ func TestMCP_ConsentStatesTheEnvironment(t *testing.T) {
 	srv := llmtest.Start(t, llmtest.Script{})
 	tm := startTerm(t, srv, t.TempDir(), []string{"PASSME=passed"}, "mcp", "add", stdioConfig())
 	tm.waitFor("the registration consent", func(s, cursor string) bool {
-		return cursor == "allow? (y/n)"
+		return cursor == "allow? (y/n) Esc denies"
 	})
 	s := tm.screen()
 	for _, want := range []string{"environment: only HOME, LOGNAME, PATH, SHELL, TERM, USER, LANG, LC_*, TMPDIR, TZ, and proxy settings without credentials",
@@ -90,7 +90,7 @@ func TestMCP_ConsentStatesTheEnvironment(t *testing.T) {
 			t.Errorf("the consent lacks %q", want)
 		}
 	}
-	tm.send("n\r")
+	tm.send("n")
 	if code := tm.exitCode(); code == 0 {
 		t.Errorf("declined, tai mcp add exited 0")
 	}

@@ -5,9 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
+	"golang.org/x/term"
+
 	"tai/internal/agent"
+	"tai/internal/repl"
 	"tai/internal/textsafe"
 )
 
@@ -46,12 +50,31 @@ func (a *App) oneShot(ctx context.Context, prompt string, o chatOptions) error {
 // plainRenderer prints answer text on stdout and the rest, one line each,
 // on stderr. The answer and tool results are cleaned of terminal
 // controls; a tool call's arguments, the record of what ran, are shown
-// with every character visible.
+// with every character visible. On a colour terminal the answer's
+// Markdown is rendered (as the REPL does); elsewhere it is printed as
+// written.
 func (a *App) plainRenderer() func(agent.Event) {
 	endsWithNewline := true
+	var md *repl.Markdown
+	if f, ok := a.Stdout.(*os.File); ok && a.IsTerminal(f) && a.Getenv("NO_COLOR") == "" && a.Getenv("TERM") != "dumb" {
+		md = repl.NewMarkdown(a.Stdout, func() int {
+			w, _, err := term.GetSize(int(f.Fd()))
+			if err != nil {
+				return 0
+			}
+			return w
+		})
+	}
 	return func(e agent.Event) {
+		if md != nil && e.Type != agent.EventText && e.Type != agent.EventWaiting {
+			md.Flush()
+		}
 		switch e.Type {
 		case agent.EventText:
+			if md != nil {
+				md.Write(e.Text)
+				break
+			}
 			s := textsafe.Clean(e.Text)
 			io.WriteString(a.Stdout, s)
 			if s != "" {

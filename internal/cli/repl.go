@@ -32,7 +32,7 @@ func (a *App) runREPL(ctx context.Context, o chatOptions) error {
 		Host:     &replHost{a: a},
 		Out:      a.Stdout,
 		Terminal: tty,
-		Color:    tty && a.Getenv("NO_COLOR") == "",
+		Color:    tty && a.Getenv("NO_COLOR") == "" && a.Getenv("TERM") != "dumb",
 		First:    repl.OpenRequest{Continue: o.Continue, Resume: o.Resume},
 		Version:  tai.Version,
 	}

@@ -138,9 +138,10 @@ func TestREPL_Approval(t *testing.T) {
 	tm.send("write the files\r")
 	for i, answer := range []string{"y", "n", "a"} {
 		tm.waitFor("consent screen "+answer, func(s, cursor string) bool {
-			return strings.Count(s, "tai wants to run:") == i+1 && cursor == "allow? (y/a/n)"
+			return strings.Count(s, "tai wants to run:") == i+1 && cursor == "allow? (y/a/n) Esc denies"
 		})
-		tm.send(answer + "\r")
+		tm.send(answer) // one key, no Enter
+		tm.waitText(`allow\? \(y/a/n\) Esc denies ` + map[string]string{"y": "once", "n": "deny", "a": "always"}[answer] + `\n`)
 	}
 	tm.waitText(`\nWrote a, c and d\.\n`)
 	tm.waitPrompt("default", 2)
@@ -157,7 +158,7 @@ func TestREPL_Approval(t *testing.T) {
 	// Ctrl-C on a consent screen cancels the turn.
 	tm.send("one more\r")
 	tm.waitFor("the fourth consent screen", func(s, cursor string) bool {
-		return strings.Count(s, "tai wants to run:") == 4 && cursor == "allow? (y/a/n)"
+		return strings.Count(s, "tai wants to run:") == 4 && cursor == "allow? (y/a/n) Esc denies"
 	})
 	tm.send("\x03")
 	tm.waitText(`\ncancelled\n`)
@@ -312,9 +313,9 @@ func TestREPL_MCP(t *testing.T) {
 	config := fmt.Sprintf(`{"mcpServers":{"fake":{"command":%q,"env":{"TAI_FAKE_MCP":"1","TAI_FAKE_TOOLS":"[{\"name\":\"echo\",\"description\":\"Echo the message back\"}]"}}}}`, os.Args[0])
 	tm.send("/mcp add '" + config + "'\r")
 	tm.waitFor("the registration consent", func(s, cursor string) bool {
-		return strings.Contains(s, "tai wants to run: MCP server fake") && cursor == "allow? (y/n)"
+		return strings.Contains(s, "tai wants to run: MCP server fake") && cursor == "allow? (y/n) Esc denies"
 	})
-	tm.send("y\r")
+	tm.send("y")
 	tm.waitFor("the enable question", func(s, cursor string) bool { return cursor == "[Y/n]" })
 	tm.send("\r")
 	tm.waitText(`registered MCP server fake .*enabled for profile default`)
@@ -325,9 +326,9 @@ func TestREPL_MCP(t *testing.T) {
 
 	tm.send("echo it\r")
 	tm.waitFor("the call's consent", func(s, cursor string) bool {
-		return strings.Count(s, "tai wants to run:") == 2 && cursor == "allow? (y/a/s/n)"
+		return strings.Count(s, "tai wants to run:") == 2 && cursor == "allow? (y/a/s/n) Esc denies"
 	})
-	tm.send("y\r")
+	tm.send("y")
 	tm.waitText(`\nEchoed\.\n`)
 	tm.waitPrompt("default", 4)
 	tm.send("/exit\r")
@@ -355,19 +356,20 @@ func TestREPL_ShellAlwaysIsNarrow(t *testing.T) {
 	tm.waitPrompt("default", 1)
 	tm.send("touch the files\r")
 	tm.waitFor("the first consent screen", func(s, cursor string) bool {
-		return strings.Count(s, "tai wants to run:") == 1 && cursor == "allow? (y/a/n)"
+		return strings.Count(s, "tai wants to run:") == 1 && cursor == "allow? (y/a/n) Esc denies"
 	})
 	if !strings.Contains(tm.screen(), "shell commands starting `touch`") {
 		t.Fatalf("the screen does not say what always covers:\n%s", tm.screen())
 	}
-	tm.send("a\r")
+	tm.send("a")
 	tm.waitFor("the consent screen for rm", func(s, cursor string) bool {
-		return strings.Count(s, "tai wants to run:") == 2 && cursor == "allow? (y/a/n)"
+		return strings.Count(s, "tai wants to run:") == 2 && cursor == "allow? (y/a/n) Esc denies"
 	})
 	if !strings.Contains(tm.screen(), "tai wants to run: shell: rm one.txt") {
 		t.Fatalf("the second screen is not rm's:\n%s", tm.screen())
 	}
-	tm.send("n\r")
+	tm.send("\x1b") // Esc denies
+	tm.waitText(`Esc denies deny\n`)
 	tm.waitText(`\nTouched\.\n`)
 	tm.waitPrompt("default", 2)
 	tm.send("/permissions\r")

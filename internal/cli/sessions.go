@@ -21,7 +21,8 @@ func newSessionsCmd(a *App) *cobra.Command {
 		Short: "List past conversations of the profile, newest first",
 		Long: `Conversations of the REPL and of one-shot turns are kept in the vault, per
 profile. Continue one with 'tai --resume ID' (or /resume ID in the REPL);
-'tai --continue' picks the latest one of the current directory.`,
+'tai --continue' picks the latest one of the current directory; 'tai sessions
+show ID' prints one whole.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
@@ -50,6 +51,7 @@ profile. Continue one with 'tai --resume ID' (or /resume ID in the REPL);
 	}
 	cmd.Flags().IntVarP(&limit, "limit", "n", 20, "show at most this many")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.AddCommand(newSessionShowCmd(a))
 	return cmd
 }
 

@@ -33,7 +33,7 @@ func TestOneShot_ApprovalShowsHiddenCommand(t *testing.T) {
 			t.Errorf("the approval screen lacks %q", want)
 		}
 	}
-	tm.send("n\r")
+	tm.send("n")
 	if code := tm.exitCode(); code != 0 {
 		t.Fatalf("exit code %d", code)
 	}
@@ -78,7 +78,7 @@ func TestMCPAdd_ConsentShowsWhatRuns(t *testing.T) {
 			dir := t.TempDir()
 			tm := startTerm(t, srv, dir, []string{"VISIBLE_TEST_KEY=" + envValue}, c.args...)
 			tm.waitFor("the consent screen", func(s, cursor string) bool {
-				return strings.Contains(s, "tai wants to run: MCP server") && cursor == "allow? (y/n)"
+				return strings.Contains(s, "tai wants to run: MCP server") && cursor == "allow? (y/n) Esc denies"
 			})
 			screen := tm.screen()
 			for _, want := range c.want {
@@ -89,7 +89,7 @@ func TestMCPAdd_ConsentShowsWhatRuns(t *testing.T) {
 			if strings.Contains(screen, envValue) {
 				t.Errorf("the consent screen shows a value from the environment")
 			}
-			tm.send("n\r")
+			tm.send("n")
 			if code := tm.exitCode(); code == 0 {
 				t.Fatalf("a refused registration exited 0")
 			}

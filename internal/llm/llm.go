@@ -32,6 +32,11 @@ type Message struct {
 	ToolCallID string     `json:"tool_call_id,omitempty"`
 	Name       string     `json:"name,omitempty"` // tool name, on tool results
 	IsError    bool       `json:"is_error,omitempty"`
+	// Compacts, on a summary the agent wrote when it compacted the
+	// conversation, is how many messages before it the summary replaces
+	// (counted in the conversation as it stood then). Providers never
+	// see it; a stored history keeps every message and replays this.
+	Compacts int `json:"compacts,omitempty"`
 }
 
 // ToolCall is the model's request to run one tool.
@@ -87,10 +92,29 @@ type Response struct {
 }
 
 // Usage counts the tokens of one completion, as the provider reported them.
-// InputTokens includes cached prompt tokens.
+// InputTokens is the whole prompt, cached parts included: CacheReadTokens
+// of it were read from the provider's prompt cache (billed at a fraction)
+// and CacheWriteTokens written to it (Anthropic bills those above the
+// input price).
 type Usage struct {
-	InputTokens  int `json:"input_tokens"`
-	OutputTokens int `json:"output_tokens"`
+	InputTokens      int `json:"input_tokens"`
+	OutputTokens     int `json:"output_tokens"`
+	CacheReadTokens  int `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
+}
+
+// Add sums two usages.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{InputTokens: u.InputTokens + v.InputTokens, OutputTokens: u.OutputTokens + v.OutputTokens,
+		CacheReadTokens: u.CacheReadTokens + v.CacheReadTokens, CacheWriteTokens: u.CacheWriteTokens + v.CacheWriteTokens}
+}
+
+// CachedShare is the share of input tokens read from the cache, 0 to 1.
+func (u Usage) CachedShare() float64 {
+	if u.InputTokens == 0 {
+		return 0
+	}
+	return float64(u.CacheReadTokens) / float64(u.InputTokens)
 }
 
 // Client completes conversations against one provider and model.

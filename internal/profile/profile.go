@@ -20,6 +20,9 @@ const (
 	KeyApproval     = "approval"      // ask | auto | yolo
 	KeyMaxSteps     = "max_steps"     // agent step cap
 	KeySystemPrompt = "system_prompt" // added to the built-in prompt
+	// KeyContextWindow is the model's context window in tokens, where
+	// tai does not know it (llm.ModelFor) or it differs.
+	KeyContextWindow = "context_window"
 )
 
 // Approval modes, in increasing order of trust.
@@ -45,6 +48,7 @@ var Keys = []Key{
 	{Name: KeyApproval, Default: ApprovalAsk, Help: "ask, auto or yolo", check: checkApproval},
 	{Name: KeyMaxSteps, Default: "25", Help: "agent steps per turn", check: checkPositive},
 	{Name: KeySystemPrompt, Help: "text added to the system prompt"},
+	{Name: KeyContextWindow, Env: "TAI_CONTEXT_WINDOW", Help: "the model's context window in tokens (default: known models' own)", check: checkPositive},
 }
 
 // LookupKey finds a setting by name.

@@ -30,6 +30,8 @@ func init() {
 		{"profile", "[NAME]", "show the profile, or start a new conversation on profile NAME", (*session).switchProfile},
 		{"clear", "", "start a new conversation", (*session).clear},
 		{"resume", "ID", "continue a stored conversation (see /sessions)", (*session).resume},
+		{"cost", "", "tokens and estimated cost of this session", (*session).cost},
+		{"compact", "", "summarise the conversation but its last turn, to free context", (*session).compact},
 		{"exit", "", "leave (so does Ctrl-D on an empty line)", func(*session, context.Context, []string) error { return errExit }},
 		{"quit", "", "", func(*session, context.Context, []string) error { return errExit }},
 	}
@@ -129,8 +131,11 @@ func (s *session) help(context.Context, []string) error {
 		sort.Strings(names)
 		fmt.Fprintf(&b, "  Every other subcommand runs the same way: %s\n", strings.Join(names, ", "))
 	}
-	b.WriteString("Keys: Ctrl-C clears the line, or cancels a running turn; Ctrl-D on an empty line exits;\n" +
-		"a line ending in \\ continues on the next; Tab completes commands; ↑/↓ and Ctrl-R search history.\n")
+	b.WriteString("Keys: Enter sends; Alt-Enter (or \\ before Enter) starts a new line, and a paste arrives whole;\n" +
+		"Ctrl-C clears the line, or cancels a running turn; Ctrl-D on an empty line exits; Tab completes commands;\n" +
+		"↑/↓ walk the history. Approvals take one key: y once, a always (as listed), n or Esc deny.\n" +
+		"@path attaches a file's text to the message; !command runs a shell command (asking as the model's\n" +
+		"calls do), shows its output and sends it with your next message.\n")
 	fmt.Fprint(s.scr, b.String())
 	return nil
 }

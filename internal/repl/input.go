@@ -21,11 +21,20 @@ type LineReader interface {
 	ReadLine(ctx context.Context, prompt string) (string, error)
 }
 
+// KeyReader is a LineReader that can also read a single key press, for
+// one-key answers (approvals).
+type KeyReader interface {
+	LineReader
+	// ReadKey shows prompt and returns the first of keys pressed, 0x1b
+	// for Escape or '\r' for Enter; Ctrl-C is ErrInterrupted.
+	ReadKey(ctx context.Context, prompt, keys string) (rune, error)
+}
+
 // ErrInterrupted is ReadLine's answer to Ctrl-C.
 var ErrInterrupted = errors.New("interrupted")
 
 // PlainReader is a LineReader without line editing, for input that is not
-// a terminal (or a terminal liner cannot drive). Prompts go to Out.
+// a terminal (or a terminal the editor cannot drive). Prompts go to Out.
 type PlainReader struct {
 	in   io.Reader
 	out  io.Writer

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"tai/internal/llm"
 	"tai/internal/textsafe"
 )
 
@@ -21,6 +22,11 @@ type session struct {
 
 	mu     sync.Mutex
 	cancel context.CancelFunc // of the running turn or command, nil at the prompt
+
+	spent spend // for /cost
+	// carry is what goes to the model ahead of the next message: the
+	// output of the person's !commands.
+	carry string
 }
 
 // Run runs the REPL until /exit, Ctrl-D or ctx's end. It returns an error
@@ -59,13 +65,16 @@ func Run(ctx context.Context, o Options) error {
 				s.scr.line(warn, "tai: "+err.Error())
 			}
 		}
-		if strings.HasPrefix(input, "/") {
+		switch {
+		case strings.HasPrefix(input, "/"):
 			if s.command(ctx, input) == errExit {
 				return nil
 			}
-			continue
+		case strings.HasPrefix(input, "!"):
+			s.shell(ctx, strings.TrimPrefix(input, "!"))
+		default:
+			s.turn(ctx, input)
 		}
-		s.turn(ctx, input)
 	}
 }
 
@@ -119,8 +128,18 @@ func (s *session) turn(ctx context.Context, input string) {
 	}
 	tctx := s.begin(ctx)
 	defer s.end()
-	_, err := s.conv.Turn(tctx, input, s.scr.event)
+	input, ok := s.attachFiles(tctx, input)
+	if !ok {
+		return
+	}
+	input, s.carry = s.carry+input, ""
+	res, err := s.conv.Turn(tctx, input, s.scr.event)
 	s.scr.endLine()
+	if res.Usage != (llm.Usage{}) {
+		in := s.conv.Info()
+		s.spent.add(res.Usage, in.Price)
+		s.scr.line(dim, statusLine(res.Usage, res.Context, in))
+	}
 	switch {
 	case err == nil:
 	case errors.Is(err, context.Canceled) && ctx.Err() == nil:

@@ -106,28 +106,57 @@ func (p *Person) Consent(ctx context.Context, c tools.Consent, allowServer bool)
 	b.WriteString("  [n] deny\n")
 	keys += "/n"
 	io.WriteString(p.out, b.String())
+	return p.decide(ctx, keys, always, allowServer)
+}
+
+// decide reads the answer to a consent screen: one key where the terminal
+// gives single keys (echoed as the word it stands for; Esc and Enter
+// deny), else a typed word.
+func (p *Person) decide(ctx context.Context, keys string, always, allowServer bool) (agent.Decision, error) {
+	choices := map[string]agent.Decision{"y": agent.AllowOnce, "yes": agent.AllowOnce, "once": agent.AllowOnce,
+		"n": agent.Deny, "no": agent.Deny, "deny": agent.Deny, "": agent.Deny}
+	if always {
+		choices["a"], choices["always"] = agent.AllowToolAlways, agent.AllowToolAlways
+	}
+	if allowServer {
+		choices["s"], choices["server"] = agent.AllowServerAlways, agent.AllowServerAlways
+	}
+	prompt := "allow? (" + keys + ") "
+	if kr, ok := p.in.(KeyReader); ok {
+		r, err := kr.ReadKey(ctx, prompt+"Esc denies ", strings.ReplaceAll(keys, "/", ""))
+		switch {
+		case errors.Is(err, ErrInterrupted):
+			if p.interrupt != nil {
+				p.interrupt()
+			}
+			return agent.Deny, context.Canceled
+		case errors.Is(err, io.EOF):
+			return agent.Deny, errors.New("no answer: input closed")
+		case err != nil:
+			return agent.Deny, err
+		}
+		d := choices[string(r)]
+		if r == 0x1b || r == '\r' {
+			d = agent.Deny
+		}
+		fmt.Fprintln(p.out, decisionWords[d])
+		return d, nil
+	}
 	for {
-		ans, err := p.read(ctx, "allow? ("+keys+") ")
+		ans, err := p.read(ctx, prompt)
 		if err != nil {
 			return agent.Deny, err
 		}
-		switch strings.ToLower(ans) {
-		case "y", "yes", "once":
-			return agent.AllowOnce, nil
-		case "a", "always":
-			if always {
-				return agent.AllowToolAlways, nil
-			}
-		case "s", "server":
-			if allowServer {
-				return agent.AllowServerAlways, nil
-			}
-		case "n", "no", "deny", "":
-			return agent.Deny, nil
+		if d, ok := choices[strings.ToLower(ans)]; ok {
+			return d, nil
 		}
 		fmt.Fprintf(p.out, "answer %s\n", strings.ReplaceAll(keys, "/", ", "))
 	}
 }
+
+// decisionWords echo a one-key answer.
+var decisionWords = map[agent.Decision]string{agent.AllowOnce: "once", agent.AllowToolAlways: "always",
+	agent.AllowServerAlways: "always for this server", agent.Deny: "deny"}
 
 // Ask implements tools.Prompter: choices are numbered, and a number picks
 // one; any other answer is returned as typed.

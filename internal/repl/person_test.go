@@ -106,3 +106,46 @@ func TestPerson_AskNumbersChoices(t *testing.T) {
 		}
 	}
 }
+
+// keys is a KeyReader pressing the given keys in turn.
+type keys struct {
+	LineReader
+	pressed []rune
+	offered []string
+}
+
+func (k *keys) ReadKey(_ context.Context, prompt, allowed string) (rune, error) {
+	k.offered = append(k.offered, allowed)
+	r := k.pressed[0]
+	k.pressed = k.pressed[1:]
+	return r, nil
+}
+
+// On a terminal a consent screen takes one key, echoed as the word it
+// stands for; Esc and Enter deny, and "always" is only a key where the
+// screen offers it.
+func TestPerson_OneKeyConsent(t *testing.T) {
+	withAlways := tools.Consent{Title: "shell: touch x", Always: []tools.Grant{{Kind: tools.GrantCommand, Subject: "touch"}}}
+	cases := []struct {
+		key    rune
+		c      tools.Consent
+		want   agent.Decision
+		echo   string
+		offers string
+	}{
+		{'y', withAlways, agent.AllowOnce, "once", "yan"},
+		{'a', withAlways, agent.AllowToolAlways, "always", "yan"},
+		{0x1b, withAlways, agent.Deny, "deny", "yan"},
+		{'\r', withAlways, agent.Deny, "deny", "yan"},
+		{'n', tools.Consent{Title: "read ~/.ssh/id_ed25519", Sensitive: true}, agent.Deny, "deny", "yn"},
+	}
+	for _, c := range cases {
+		var out bytes.Buffer
+		k := &keys{pressed: []rune{c.key}}
+		p := NewPerson(k, &out)
+		d, err := p.Consent(context.Background(), c.c, false)
+		if err != nil || d != c.want || !strings.HasSuffix(out.String(), c.echo+"\n") || k.offered[0] != c.offers {
+			t.Errorf("key %q: %v, %v; screen ends %q; keys offered %q", c.key, d, err, out.String()[max(out.Len()-20, 0):], k.offered)
+		}
+	}
+}

@@ -11,9 +11,11 @@ package repl
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 
 	"tai/internal/agent"
+	"tai/internal/llm"
 )
 
 // Host is what the REPL needs from the rest of tai.
@@ -52,6 +54,12 @@ type Conversation interface {
 	Info() Info
 	// Turn runs one turn of the agent, reporting it to onEvent.
 	Turn(ctx context.Context, input string, onEvent func(agent.Event)) (agent.TurnResult, error)
+	// Compact replaces the conversation but its last turn with a summary
+	// the model writes; it returns how many messages it replaced.
+	Compact(ctx context.Context, onEvent func(agent.Event)) (int, error)
+	// RunTool runs a call the person asked for (!command, @path) through
+	// the same approval, tool and audit as the model's calls.
+	RunTool(ctx context.Context, name string, args json.RawMessage, onEvent func(agent.Event)) (text string, isError bool)
 	// Close ends what the conversation's tools started (background jobs,
 	// MCP connections). The REPL closes a conversation it leaves.
 	Close()
@@ -65,6 +73,10 @@ type Info struct {
 	// Session is the stored conversation's id, "" before its first turn.
 	Session  string
 	Messages int
+	// Window is the model's context window in tokens, 0 when unknown;
+	// Price its list prices, nil when unknown.
+	Window int
+	Price  *llm.Price
 	// Problem says, in one line, why the model cannot be reached (no key,
 	// an unknown provider); "" when it can. Turns fail until /model,
 	// /profile or a subcommand such as /secret fixes it.

@@ -40,13 +40,28 @@ type screen struct {
 	// an escape sequence or of a character, kept until the next piece
 	// shows what it is.
 	held string
+	// md renders the answer's Markdown, in colour on a terminal; nil
+	// prints it as plain text.
+	md *Markdown
 }
 
 func newScreen(w io.Writer, tty, color bool, width func() int) *screen {
 	if width == nil {
 		width = func() int { return 0 }
 	}
-	return &screen{w: w, tty: tty, color: color && tty, width: width, col0: true}
+	s := &screen{w: w, tty: tty, color: color && tty, width: width, col0: true}
+	if s.color {
+		s.md = NewMarkdown(heldWriter{s}, width)
+	}
+	return s
+}
+
+// heldWriter writes for the Markdown renderer, under the screen's lock.
+type heldWriter struct{ s *screen }
+
+func (h heldWriter) Write(p []byte) (int, error) {
+	h.s.put(string(p))
+	return len(p), nil
 }
 
 // Write copies p, trusted text of tai's own, to the terminal.
@@ -62,6 +77,10 @@ func (s *screen) Write(p []byte) (int, error) {
 func (s *screen) text(t string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.md != nil {
+		s.md.Write(t)
+		return
+	}
 	t, s.held = s.held+t, ""
 	if k := unfinishedTail(t); k < len(t) {
 		t, s.held = t[:k], t[k:]
@@ -71,6 +90,9 @@ func (s *screen) text(t string) {
 
 // flush writes what text held back; s.mu is held.
 func (s *screen) flush() {
+	if s.md != nil {
+		s.md.Flush()
+	}
 	if s.held != "" {
 		t := s.held
 		s.held = ""

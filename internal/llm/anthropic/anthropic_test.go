@@ -20,8 +20,12 @@ func TestNew_RefusesOtherProtocol(t *testing.T) {
 	}
 }
 
-// The raw body, as the API documents it: one system string, alternating
-// turns, tool results first in one user message, ids the API accepts.
+const ephemeral = `"cache_control":{"type":"ephemeral"}`
+
+// The raw body, as the API documents it: one system block, alternating
+// turns, tool results first in one user message, ids the API accepts, and
+// cache breakpoints on the system prompt, the end of the history and the
+// end of the user message before it.
 func TestRequest_Body(t *testing.T) {
 	srv := llmtest.Start(t, llmtest.Script{Turns: []llmtest.Turn{{Text: llmtest.Chunks{"ok"}}}})
 	cfg := srv.Config("anthropic")
@@ -54,11 +58,11 @@ func TestRequest_Body(t *testing.T) {
 	if r.Path != "/v1/messages" || r.Header.Get("X-Api-Key") != llmtest.Key || r.Header.Get("Anthropic-Version") != anthropic.Version {
 		t.Errorf("path %s, headers %v", r.Path, r.Header)
 	}
-	want := `{"model":"llmtest-model","max_tokens":8192,"system":"Be brief.\n\nProject: tai.","messages":[` +
-		`{"role":"user","content":[{"type":"text","text":"time"},{"type":"text","text":"and date"}]},` +
+	want := `{"model":"llmtest-model","max_tokens":8192,"system":[{"type":"text","text":"Be brief.\n\nProject: tai.",` + ephemeral + `}],"messages":[` +
+		`{"role":"user","content":[{"type":"text","text":"time"},{"type":"text","text":"and date",` + ephemeral + `}]},` +
 		`{"role":"assistant","content":[{"type":"tool_use","id":"call_1_x","name":"now","input":{}},{"type":"tool_use","id":"call_2","name":"today","input":{}}]},` +
 		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"call_1_x","content":"noon"},{"type":"tool_result","tool_use_id":"call_2","is_error":true},` +
-		`{"type":"text","text":"thanks"},{"type":"text","text":"bye"}]}],"stream":true}`
+		`{"type":"text","text":"thanks"},{"type":"text","text":"bye",` + ephemeral + `}]}],"stream":true}`
 	if diff := cmp.Diff(want, string(r.Body)); diff != "" {
 		t.Errorf("body (-want +got):\n%s", diff)
 	}
@@ -103,14 +107,14 @@ func TestStream_Tolerates(t *testing.T) {
 				ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":7}}`) +
 				ev("message_stop", `{"type":"message_stop"}`),
 			want: llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Content: "Hi there"}, StopReason: llm.StopEndTurn,
-				Usage: llm.Usage{InputTokens: 1105, OutputTokens: 7}}},
+				Usage: llm.Usage{InputTokens: 1105, OutputTokens: 7, CacheReadTokens: 1000, CacheWriteTokens: 100}}},
 		{name: "tool input whole in the start event, stream ends without message_stop",
 			body: ev("message_start", start) +
 				ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"f","input":{"x":1}}}`) +
 				ev("content_block_stop", `{"type":"content_block_stop","index":0}`) +
 				ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":3}}`),
 			want: llm.Response{Message: llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "t", Name: "f", Arguments: `{"x":1}`}}},
-				StopReason: llm.StopToolUse, Usage: llm.Usage{InputTokens: 1105, OutputTokens: 3}}},
+				StopReason: llm.StopToolUse, Usage: llm.Usage{InputTokens: 1105, OutputTokens: 3, CacheReadTokens: 1000, CacheWriteTokens: 100}}},
 		{name: "an unstreamed message", contentType: "application/json",
 			body: `{"id":"m","type":"message","role":"assistant","content":[{"type":"text","text":"whole"},` +
 				`{"type":"tool_use","id":"t","name":"f","input":{"x":1}}],"stop_reason":"tool_use","usage":{"input_tokens":2,"output_tokens":3}}`,
@@ -120,7 +124,7 @@ func TestStream_Tolerates(t *testing.T) {
 			body: ev("message_start", start) +
 				ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"refusal"},"usage":{"output_tokens":1}}`) +
 				ev("message_stop", `{"type":"message_stop"}`),
-			want: llm.Response{Message: llm.Message{Role: llm.RoleAssistant}, StopReason: "refusal", Usage: llm.Usage{InputTokens: 1105, OutputTokens: 1}}},
+			want: llm.Response{Message: llm.Message{Role: llm.RoleAssistant}, StopReason: "refusal", Usage: llm.Usage{InputTokens: 1105, OutputTokens: 1, CacheReadTokens: 1000, CacheWriteTokens: 100}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 type messagesRequest struct {
 	Model     string    `json:"model"`
 	MaxTokens int       `json:"max_tokens"`
-	System    string    `json:"system,omitempty"`
+	System    []block   `json:"system,omitempty"`
 	Messages  []message `json:"messages"`
 	Tools     []tool    `json:"tools,omitempty"`
 	Stream    bool      `json:"stream"`
@@ -33,12 +33,23 @@ type block struct {
 	ToolUseID string          `json:"tool_use_id,omitempty"`
 	Content   string          `json:"content,omitempty"`
 	IsError   bool            `json:"is_error,omitempty"`
+	// CacheControl marks a prompt-cache breakpoint: the prompt up to and
+	// including this block is cached (see markBreakpoints).
+	CacheControl *cacheControl `json:"cache_control,omitempty"`
 }
 
+type cacheControl struct {
+	Type string `json:"type"`
+}
+
+// ephemeral is the API's only cache type (five minutes, renewed on use).
+var ephemeral = &cacheControl{Type: "ephemeral"}
+
 type tool struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
-	InputSchema json.RawMessage `json:"input_schema"`
+	Name         string          `json:"name"`
+	Description  string          `json:"description,omitempty"`
+	InputSchema  json.RawMessage `json:"input_schema"`
+	CacheControl *cacheControl   `json:"cache_control,omitempty"`
 }
 
 // encode builds the request body. System messages join the system prompt;
@@ -70,10 +81,13 @@ func (c *Client) encode(req llm.Request) ([]byte, error) {
 		}
 		mr.Messages = appendMessage(mr.Messages, m)
 	}
-	mr.System = strings.Join(system, "\n\n")
+	if len(system) > 0 {
+		mr.System = []block{{Type: "text", Text: strings.Join(system, "\n\n")}}
+	}
 	for _, t := range req.Tools {
 		mr.Tools = append(mr.Tools, tool{Name: t.Name, Description: t.Description, InputSchema: provider.Schema(t.Parameters)})
 	}
+	markBreakpoints(&mr)
 	body, err := json.Marshal(mr)
 	if err != nil {
 		return nil, fmt.Errorf("anthropic: encoding request: %w", err)
@@ -118,4 +132,40 @@ func toolID(id string) string {
 		}
 		return '_'
 	}, id)
+}
+
+// markBreakpoints sets the request's prompt-cache breakpoints, at most the
+// API's four. The prompt is cached in the order tools, system, messages,
+// and a breakpoint caches everything up to it, so: the last tool (the tool
+// list stays the same through a turn, see agent), the system prompt, the
+// end of the history (the next step's request starts with this one's
+// prompt), and the end of the user message before it, which was the end
+// of the previous step's request: a hit there holds even when one step
+// added more blocks than the API looks back from a breakpoint (20). The
+// API caches nothing below its minimum size, and charges nothing for a
+// breakpoint that does not cache.
+func markBreakpoints(mr *messagesRequest) {
+	if n := len(mr.Tools); n > 0 {
+		mr.Tools[n-1].CacheControl = ephemeral
+	}
+	if len(mr.System) > 0 {
+		mr.System[0].CacheControl = ephemeral
+	}
+	last := len(mr.Messages) - 1
+	if last < 0 {
+		return
+	}
+	markEnd(&mr.Messages[last])
+	for i := last - 1; i >= 0; i-- {
+		if mr.Messages[i].Role == "user" {
+			markEnd(&mr.Messages[i])
+			return
+		}
+	}
+}
+
+func markEnd(m *message) {
+	if n := len(m.Content); n > 0 {
+		m.Content[n-1].CacheControl = ephemeral
+	}
 }

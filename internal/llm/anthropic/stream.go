@@ -46,6 +46,13 @@ type usage struct {
 	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
 }
 
+// neutral is u as tai counts it: the API's input_tokens are only those
+// after the last cache breakpoint, so the prompt is the sum of the three.
+func (u usage) neutral() llm.Usage {
+	return llm.Usage{InputTokens: u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens, OutputTokens: u.OutputTokens,
+		CacheReadTokens: u.CacheReadInputTokens, CacheWriteTokens: u.CacheCreationInputTokens}
+}
+
 // stream is the state of one answer being read.
 type stream struct {
 	c      *Client
@@ -99,8 +106,7 @@ func (s *stream) add(data []byte) error {
 		return s.c.t.StreamError(data)
 	case "message_start":
 		if ev.Message != nil {
-			u := ev.Message.Usage
-			s.usage = llm.Usage{InputTokens: u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens, OutputTokens: u.OutputTokens}
+			s.usage = ev.Message.Usage.neutral()
 		}
 	case "content_block_start":
 		if ev.ContentBlock != nil {
@@ -197,6 +203,6 @@ func (s *stream) whole(body io.Reader) (llm.Response, error) {
 		s.end(i)
 	}
 	s.stop = msg.StopReason
-	s.usage = llm.Usage{InputTokens: msg.Usage.InputTokens + msg.Usage.CacheCreationInputTokens + msg.Usage.CacheReadInputTokens, OutputTokens: msg.Usage.OutputTokens}
+	s.usage = msg.Usage.neutral()
 	return s.done(), nil
 }

@@ -24,6 +24,7 @@ type Fake struct {
 	requests []Request
 	quit     chan struct{}
 	quitOnce sync.Once
+	cache    promptCache
 }
 
 // NewFake returns a Fake playing script. It panics on a rule whose Match
@@ -110,14 +111,23 @@ func (f *Fake) take(req *Request) (Turn, turnContext, *refusal) {
 			return Turn{}, tc, &refusal{400, req.Invalid}
 		}
 	}
+	var turn Turn
 	if f.next < len(f.script.Turns) {
 		f.next++
-		return f.script.Turns[f.next-1], tc, nil
+		turn = f.script.Turns[f.next-1]
+	} else {
+		var msg string
+		if turn, msg = f.rule(req); msg != "" {
+			return Turn{}, tc, &refusal{400, msg}
+		}
 	}
-	turn, msg := f.rule(req)
-	if msg != "" {
-		return Turn{}, tc, &refusal{400, msg}
+	ok := (turn.Status == 0 || turn.Status == http.StatusOK) && turn.Raw == "" && !turn.HTML
+	u, err := f.cache.usageOf(req, f.script.CacheMinTokens, ok)
+	if err != nil {
+		req.Invalid = err.Error()
+		return Turn{}, tc, &refusal{400, req.Invalid}
 	}
+	tc.prompt = u
 	return turn, tc, nil
 }
 

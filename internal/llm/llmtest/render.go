@@ -22,6 +22,7 @@ type turnContext struct {
 	model      string
 	user       string // last user message, for {{user}}
 	inputBytes int
+	prompt     llm.Usage // the prompt's tokens, cached parts included
 }
 
 func frame(event string, v any) string {
@@ -58,7 +59,12 @@ func (t *Turn) usage(tc turnContext) llm.Usage {
 	for _, c := range t.ToolCalls {
 		out += len(c.Name) + len(c.Arguments.Joined())
 	}
-	return llm.Usage{InputTokens: tc.inputBytes/4 + 1, OutputTokens: out/4 + 1}
+	u := tc.prompt
+	if u.InputTokens == 0 {
+		u.InputTokens = tc.inputBytes/4 + 1
+	}
+	u.OutputTokens = out/4 + 1
+	return u
 }
 
 // errorStatusDefaults are what the real services say for a status, as

@@ -13,8 +13,8 @@ func anthropicAnswer(t Turn, tc turnContext) answer {
 		frame("message_start", map[string]any{"type": "message_start", "message": map[string]any{
 			"id": "msg_llmtest_" + strconv.Itoa(tc.n), "type": "message", "role": "assistant", "model": tc.model,
 			"content": []any{}, "stop_reason": nil, "stop_sequence": nil,
-			"usage": map[string]any{"input_tokens": u.InputTokens, "cache_creation_input_tokens": 0,
-				"cache_read_input_tokens": 0, "output_tokens": 1}}}),
+			"usage": map[string]any{"input_tokens": u.InputTokens - u.CacheReadTokens - u.CacheWriteTokens,
+				"cache_creation_input_tokens": u.CacheWriteTokens, "cache_read_input_tokens": u.CacheReadTokens, "output_tokens": 1}}}),
 		frame("ping", map[string]any{"type": "ping"}))
 	index := 0
 	block := func(start map[string]any, deltas []map[string]any) {

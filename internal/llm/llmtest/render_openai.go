@@ -47,7 +47,8 @@ func openaiAnswer(t Turn, tc turnContext) answer {
 		chunk(map[string]any{}, finish),
 		frame("", map[string]any{"id": id, "object": "chat.completion.chunk", "created": 1700000000, "model": tc.model,
 			"choices": []any{}, "usage": map[string]any{
-				"prompt_tokens": u.InputTokens, "completion_tokens": u.OutputTokens, "total_tokens": u.InputTokens + u.OutputTokens}}),
+				"prompt_tokens": u.InputTokens, "completion_tokens": u.OutputTokens, "total_tokens": u.InputTokens + u.OutputTokens,
+				"prompt_tokens_details": map[string]any{"cached_tokens": u.CacheReadTokens, "audio_tokens": 0}}}),
 		"data: [DONE]\n\n",
 	}
 	if t.StreamError != nil {

@@ -32,6 +32,9 @@ type Script struct {
 	// (tool results answering tool calls, tool names, schemas); by
 	// default a request failing them gets 400 and consumes no turn.
 	Lenient bool `json:"lenient,omitempty"`
+	// CacheMinTokens is the smallest prompt the fake's prompt caches keep
+	// (see promptCache); 0 means DefaultCacheMinTokens.
+	CacheMinTokens int `json:"cache_min_tokens,omitempty"`
 }
 
 // Rule answers a request whose last user message matches Match, a
@@ -58,7 +61,8 @@ type Turn struct {
 	// "max_tokens"); by default it follows from the content.
 	StopReason string `json:"stop_reason,omitempty"`
 	// Usage overrides the reported token counts; by default they are
-	// the request and answer sizes in bytes over four.
+	// the prompt's and the answer's sizes in bytes over four, the prompt's
+	// cached parts as the provider's cache would report them.
 	Usage *llm.Usage `json:"usage,omitempty"`
 
 	// Status, when not 0 or 200, answers with that status and an error

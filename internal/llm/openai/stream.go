@@ -21,8 +21,11 @@ type chunk struct {
 		FinishReason string `json:"finish_reason"`
 	} `json:"choices"`
 	Usage *struct {
-		PromptTokens     int `json:"prompt_tokens"`
-		CompletionTokens int `json:"completion_tokens"`
+		PromptTokens        int `json:"prompt_tokens"`
+		CompletionTokens    int `json:"completion_tokens"`
+		PromptTokensDetails *struct {
+			CachedTokens int `json:"cached_tokens"`
+		} `json:"prompt_tokens_details"`
 	} `json:"usage"`
 	Error json.RawMessage `json:"error"`
 }
@@ -100,6 +103,9 @@ func (s *stream) add(data []byte) error {
 	}
 	if ch.Usage != nil {
 		s.usage = llm.Usage{InputTokens: ch.Usage.PromptTokens, OutputTokens: ch.Usage.CompletionTokens}
+		if d := ch.Usage.PromptTokensDetails; d != nil {
+			s.usage.CacheReadTokens = d.CachedTokens
+		}
 	}
 	for _, choice := range ch.Choices {
 		if choice.Index != 0 {

@@ -118,5 +118,21 @@ func (c *conversation) turn(ctx context.Context, in chatArgs, timeout time.Durat
 	if res.Partial {
 		text = strings.TrimSpace(text + "\n\n[the turn stopped early: " + res.Reason + "]")
 	}
-	return TextResult(c.redact(text), false)
+	out := TextResult(c.redact(text), false)
+	out.Meta = usageMeta(res)
+	return out
+}
+
+// UsageMetaKey names the turn's token usage in a chat result's _meta:
+// the model calls' input (cached parts included), output, cache-read and
+// cache-write tokens, and the conversation's size after the turn.
+const UsageMetaKey = "usage"
+
+func usageMeta(res agent.TurnResult) json.RawMessage {
+	u := res.Usage
+	b, _ := json.Marshal(map[string]any{UsageMetaKey: map[string]int{
+		"input_tokens": u.InputTokens, "output_tokens": u.OutputTokens,
+		"cache_read_tokens": u.CacheReadTokens, "cache_write_tokens": u.CacheWriteTokens,
+		"context_tokens": res.Context, "steps": res.Steps}})
+	return b
 }

@@ -303,3 +303,20 @@ func TestSessions_RunConcurrently(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// A chat result carries the turn's token usage in _meta, as the model
+// reported it.
+func TestChat_UsageInMeta(t *testing.T) {
+	host := newTestHost(t, llmtest.Script{Turns: []llmtest.Turn{
+		{Text: llmtest.Chunks{"counted"}, Usage: &llm.Usage{InputTokens: 1200, OutputTokens: 7, CacheReadTokens: 1024}}}})
+	h := start(t, Options{Tools: servedTools(), Host: host})
+	res := h.call(h.open(), ChatName, chatArgsOf("count"))
+	var meta map[string]map[string]int
+	if err := json.Unmarshal(res.Meta, &meta); err != nil || res.IsError {
+		t.Fatalf("result %+v: _meta %s: %v", res, res.Meta, err)
+	}
+	u := meta[UsageMetaKey]
+	if u["input_tokens"] != 1200 || u["output_tokens"] != 7 || u["cache_read_tokens"] != 1024 || u["steps"] != 1 || u["context_tokens"] != 1207 {
+		t.Fatalf("_meta usage %v", u)
+	}
+}

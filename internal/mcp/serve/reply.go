@@ -78,6 +78,13 @@ func appendToolResult(b *bytes.Buffer, res *wire.CallToolResult) error {
 		b.WriteString(`,"structuredContent":`)
 		b.Write(res.StructuredContent)
 	}
+	if len(res.Meta) > 0 {
+		if res.Meta[0] != '{' || !json.Valid(res.Meta) {
+			return errors.New("_meta that is not a JSON object")
+		}
+		b.WriteString(`,"_meta":`)
+		b.Write(res.Meta)
+	}
 	b.WriteByte('}')
 	return nil
 }

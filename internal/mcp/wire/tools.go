@@ -80,6 +80,7 @@ type CallToolResult struct {
 	Content           []json.RawMessage `json:"content"`
 	IsError           bool              `json:"isError,omitempty"`
 	StructuredContent json.RawMessage   `json:"structuredContent,omitempty"`
+	Meta              json.RawMessage   `json:"_meta,omitempty"`
 }
 
 // Text joins the text of the result's text blocks with newlines; other

@@ -1,0 +1,34 @@
+package vault
+
+import (
+	"context"
+	"testing"
+)
+
+// A conversation's calls add up, apart from another conversation's, and
+// the sums survive reopening the vault.
+func TestUsage_SumsPerSession(t *testing.T) {
+	ctx := context.Background()
+	s, home := openTemp(t)
+	a, _ := s.NewSession(ctx, DefaultProfile, "/w")
+	b, _ := s.NewSession(ctx, DefaultProfile, "/w")
+	for _, u := range []Usage{{Model: "m", Input: 1000, Output: 10, CacheRead: 800}, {Input: 1200, Output: 20, CacheRead: 1000, CacheWrite: 150}} {
+		if err := s.AddUsage(ctx, DefaultProfile, a, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.AddUsage(ctx, DefaultProfile, b, Usage{Input: 5, Output: 5}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err := Open(ctx, home, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	got, err := s.SessionUsage(ctx, DefaultProfile, a)
+	want := Usage{Input: 2200, Output: 30, CacheRead: 1800, CacheWrite: 150, Calls: 2}
+	if err != nil || got != want {
+		t.Fatalf("usage %+v, %v; want %+v", got, err, want)
+	}
+}
