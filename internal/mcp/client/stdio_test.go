@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"tai"
+	"tai/internal/mcp/mcptest"
 	"tai/internal/mcp/wire"
 )
 
@@ -70,7 +71,7 @@ func TestStdio_HandshakeListAndCall(t *testing.T) {
 		t.Fatalf("echo: %+v %v", res, err)
 	}
 	res, err = c.CallTool(ctx, "fail", nil)
-	if err != nil || !res.IsError || res.Text() != "the tool failed" {
+	if err != nil || !res.IsError || res.Text() != "it broke" {
 		t.Fatalf("fail: %+v %v", res, err)
 	}
 	_, err = c.CallTool(ctx, "nosuch", nil)
@@ -125,7 +126,7 @@ func TestConnect_RefusesUnfitServers(t *testing.T) {
 	for script, want := range tests {
 		t.Run(script, func(t *testing.T) {
 			checkLeaks(t)
-			_, err := Connect(context.Background(), Options{Transport: fake(t, script), ConnectTimeout: time.Hour})
+			_, err := Connect(context.Background(), Options{Transport: inMemory(t, script), ConnectTimeout: time.Hour})
 			if err == nil || !strings.Contains(err.Error(), want) {
 				t.Fatalf("got %v, want an error containing %q", err, want)
 			}
@@ -136,7 +137,7 @@ func TestConnect_RefusesUnfitServers(t *testing.T) {
 func TestConnect_AcceptsOlderKnownVersion(t *testing.T) {
 	for script, want := range map[string]string{"downgrade": "2025-03-26", "legacy": "2024-11-05"} {
 		t.Run(script, func(t *testing.T) {
-			c := connect(t, script, Options{})
+			c := connect(t, script, Options{Transport: inMemory(t, script)})
 			if v := c.Server().ProtocolVersion; v != want {
 				t.Fatalf("version %q", v)
 			}
@@ -151,7 +152,7 @@ func TestConnect_TimeoutCoversHandshake(t *testing.T) {
 	for _, script := range []string{"mute", "garbage-reply"} {
 		t.Run(script, func(t *testing.T) {
 			checkLeaks(t)
-			_, err := Connect(context.Background(), Options{Transport: fake(t, script), ConnectTimeout: 300 * time.Millisecond})
+			_, err := Connect(context.Background(), Options{Transport: inMemory(t, script), ConnectTimeout: 300 * time.Millisecond})
 			var te *TimeoutError
 			if !errors.As(err, &te) || te.Cap != "MCP_CONNECT_TIMEOUT" || !errors.Is(err, context.DeadlineExceeded) {
 				t.Fatalf("got %v, want a connect timeout", err)
@@ -176,22 +177,22 @@ func TestStdio_ServerExitMidCallFailsAtOnce(t *testing.T) {
 	}
 }
 
-func TestStdio_CallTimeoutSendsCancelled(t *testing.T) {
-	c := connect(t, "plain", Options{CallTimeout: 200 * time.Millisecond})
+func TestClient_CallTimeoutSendsCancelled(t *testing.T) {
+	c := connect(t, "plain", Options{Transport: inMemory(t, "plain"), CallTimeout: 200 * time.Millisecond})
 	_, err := c.CallTool(context.Background(), "hang", nil)
 	var te *TimeoutError
 	if !errors.As(err, &te) || te.Cap != "MCP_CALL_TIMEOUT" {
 		t.Fatalf("got %v, want a call timeout", err)
 	}
-	c.Close() // the fake reads the notification before it sees stdin close
+	c.Close() // the fake handles the notification before the connection ends
 	want := "cancelled 2: tools/call hang: no answer within 200ms (MCP_CALL_TIMEOUT)"
 	if !strings.Contains(c.Stderr(), want) {
 		t.Fatalf("stderr %q lacks %q", c.Stderr(), want)
 	}
 }
 
-func TestStdio_ContextCancelSendsCancelled(t *testing.T) {
-	c := connect(t, "plain", Options{})
+func TestClient_ContextCancelSendsCancelled(t *testing.T) {
+	c := connect(t, "plain", Options{Transport: inMemory(t, "plain")})
 	ctx, cancel := context.WithCancelCause(context.Background())
 	go func() {
 		// cancel once the call is in flight: the fake reports it on stderr
@@ -269,8 +270,8 @@ func TestStdio_ResponseForUnknownIDIsDropped(t *testing.T) {
 	}
 }
 
-func TestStdio_SeveralCallsInFlight(t *testing.T) {
-	c := connect(t, "plain", Options{})
+func TestClient_SeveralCallsInFlight(t *testing.T) {
+	c := connect(t, "plain", Options{Transport: inMemory(t, "plain")})
 	var wg sync.WaitGroup
 	errs := make([]error, 3)
 	for i := range 3 {
@@ -291,8 +292,8 @@ func TestStdio_SeveralCallsInFlight(t *testing.T) {
 	}
 }
 
-func TestStdio_AnswersServerRequests(t *testing.T) {
-	c := connect(t, "ask", Options{})
+func TestClient_AnswersServerRequests(t *testing.T) {
+	c := connect(t, "ask", Options{Transport: inMemory(t, "ask")})
 	res, err := c.CallTool(context.Background(), "answers", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -305,7 +306,7 @@ func TestStdio_AnswersServerRequests(t *testing.T) {
 }
 
 func TestClient_ListToolsFollowsCursors(t *testing.T) {
-	c := connect(t, "pages", Options{})
+	c := connect(t, "pages", Options{Transport: inMemory(t, "pages")})
 	tools, err := c.ListTools(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -322,7 +323,7 @@ func TestClient_ListToolsFollowsCursors(t *testing.T) {
 func TestClient_ListToolsRefusesEndlessPagination(t *testing.T) {
 	for script, want := range map[string]string{"loop-cursor": `repeated cursor "again"`, "endless": "more than 100 pages"} {
 		t.Run(script, func(t *testing.T) {
-			c := connect(t, script, Options{})
+			c := connect(t, script, Options{Transport: inMemory(t, script)})
 			_, err := c.ListTools(context.Background())
 			if err == nil || !strings.Contains(err.Error(), want) {
 				t.Fatalf("got %v, want %q", err, want)
@@ -439,4 +440,15 @@ func TestStdio_ChildEnvironmentIsMinimal(t *testing.T) {
 			t.Errorf("the server got %s=%q, want %q", k, got[k], v)
 		}
 	}
+}
+
+// inMemory runs mcptest.Server with script in this process, over an
+// InMemory transport: for the tests where a subprocess is not the point.
+func inMemory(t testing.TB, script string) *InMemory {
+	tr, end := NewInMemory("fake " + script)
+	s := &mcptest.Server{Script: script, Stderr: end.Stderr,
+		Send: func(m *wire.Message) { end.Send(m) }, Raw: func(line string) { end.SendRaw(line) }}
+	end.Serve(s.Handle)
+	t.Cleanup(end.Close)
+	return tr
 }
