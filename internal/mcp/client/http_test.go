@@ -106,7 +106,14 @@ func callsInFlight(t *testing.T, c *Client) {
 func TestHTTP_RequestsOnTheStreamAreAnswered(t *testing.T) {
 	checkLeaks(t)
 	f := newHTTPFake(t, "ask", true)
-	c := connectHTTP(t, f, Options{})
+	answersServerRequests(t, connectHTTP(t, f, Options{}))
+}
+
+// answersServerRequests checks that c answers the requests its server
+// sends in the middle of a call: a ping, and roots/list, which tai does
+// not offer.
+func answersServerRequests(t *testing.T, c *Client) {
+	t.Helper()
 	res, err := c.CallTool(context.Background(), "answers", nil)
 	if err != nil {
 		t.Fatal(err)

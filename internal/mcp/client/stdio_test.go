@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -99,12 +98,7 @@ func TestStdio_ChildEnvironmentLacksSecrets(t *testing.T) {
 	s := fake(t, "plain")
 	s.Env["EXTRA"] = "added"
 	s.Env["HARMLESS"] = "overridden"
-	c := connect(t, "", Options{Transport: s})
-	res, err := c.CallTool(context.Background(), "env", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := "\n" + res.Text() + "\n"
+	env := "\n" + fakeEnviron(t, s) + "\n"
 	for _, bad := range []string{"s3cret", "sk-secret", "\nHARMLESS=kept\n"} {
 		if strings.Contains(env, bad) {
 			t.Errorf("child environment contains %q", bad)
@@ -271,38 +265,11 @@ func TestStdio_ResponseForUnknownIDIsDropped(t *testing.T) {
 }
 
 func TestClient_SeveralCallsInFlight(t *testing.T) {
-	c := connect(t, "plain", Options{Transport: inMemory(t, "plain")})
-	var wg sync.WaitGroup
-	errs := make([]error, 3)
-	for i := range 3 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			args := json.RawMessage(strconv.Itoa(i))
-			res, err := c.CallTool(context.Background(), "gather", args)
-			if err == nil && res.Text() != string(args) {
-				err = fmt.Errorf("call %d got %q", i, res.Text())
-			}
-			errs[i] = err
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		t.Fatal(err)
-	}
+	callsInFlight(t, connect(t, "plain", Options{Transport: inMemory(t, "plain")}))
 }
 
 func TestClient_AnswersServerRequests(t *testing.T) {
-	c := connect(t, "ask", Options{Transport: inMemory(t, "ask")})
-	res, err := c.CallTool(context.Background(), "answers", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `{"jsonrpc":"2.0","id":"s1","result":{}}` + "\n" +
-		`{"jsonrpc":"2.0","id":"s2","error":{"code":-32601,"message":"method not found: roots/list"}}`
-	if res.Text() != want {
-		t.Fatalf("answers:\n%s\nwant:\n%s", res.Text(), want)
-	}
+	answersServerRequests(t, connect(t, "ask", Options{Transport: inMemory(t, "ask")}))
 }
 
 func TestClient_ListToolsFollowsCursors(t *testing.T) {
@@ -417,13 +384,8 @@ func TestStdio_ChildEnvironmentIsMinimal(t *testing.T) {
 	s := fake(t, "plain")
 	s.Env["GH_TOKEN"] = "passed-through"
 	s.Env["TZ"] = "Europe/Paris"
-	c := connect(t, "", Options{Transport: s})
-	res, err := c.CallTool(context.Background(), "env", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	got := map[string]string{}
-	for _, kv := range strings.Split(res.Text(), "\n") {
+	for _, kv := range strings.Split(fakeEnviron(t, s), "\n") {
 		k, v, _ := strings.Cut(kv, "=")
 		got[k] = v
 	}
@@ -451,4 +413,14 @@ func inMemory(t testing.TB, script string) *InMemory {
 	end.Serve(s.Handle)
 	t.Cleanup(end.Close)
 	return tr
+}
+
+// fakeEnviron is the environment the fake s runs with, one NAME=value a line.
+func fakeEnviron(t *testing.T, s Stdio) string {
+	t.Helper()
+	res, err := connect(t, "", Options{Transport: s}).CallTool(context.Background(), "env", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Text()
 }
