@@ -35,24 +35,15 @@ func (a *App) recordShow(ctx context.Context, s *vault.Store, args []string) err
 func newRecordListCmd(a *App) *cobra.Command {
 	var kind string
 	var limit int
-	cmd := &cobra.Command{
-		Use:   "list",
-		Short: "List the profile's records, newest first",
-		Args:  exactArgs(0),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			p, err := a.Profile(cmd.Context())
-			if err != nil {
-				return err
-			}
-			list, err := a.store.Records(cmd.Context(), vault.RecordQuery{Profile: p, Kind: kind, Limit: limit})
-			if err != nil {
-				return err
-			}
-			return printTable(a.Stdout, "no records in profile "+p, "ID\tKIND\tCREATED\tSIZE", list, func(r vault.Record) string {
-				return fmt.Sprintf("%s\t%s\t%s\t%d", r.ID, r.Kind, minute(r.Created), r.Size)
-			})
-		},
-	}
+	cmd := a.profileCommand("list", "List the profile's records, newest first", 0, func(ctx context.Context, s *vault.Store, p string, _ []string) error {
+		list, err := s.Records(ctx, vault.RecordQuery{Profile: p, Kind: kind, Limit: limit})
+		if err != nil {
+			return err
+		}
+		return printTable(a.Stdout, "no records in profile "+p, "ID\tKIND\tCREATED\tSIZE", list, func(r vault.Record) string {
+			return fmt.Sprintf("%s\t%s\t%s\t%d", r.ID, r.Kind, minute(r.Created), r.Size)
+		})
+	})
 	cmd.Flags().StringVar(&kind, "kind", "", "only records of this kind (mcp-result, transcript, elided, …)")
 	cmd.Flags().IntVar(&limit, "limit", 50, "at most this many")
 	return cmd
