@@ -94,14 +94,21 @@ func TestSealKilled_VaultStaysWhole(t *testing.T) {
 	t.Logf("outcomes over 20 kills: %v (uninterrupted seal took %v)", outcomes, span)
 }
 
-func prepareVault(t *testing.T, n int) string {
+// openVault opens a new vault in a temporary tai home.
+func openVault(t *testing.T) (*vault.Store, string) {
 	t.Helper()
-	ctx := context.Background()
 	home := filepath.Join(t.TempDir(), "home")
-	s, err := vault.Open(ctx, home, vault.Options{})
+	s, err := vault.Open(context.Background(), home, vault.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s, home
+}
+
+func prepareVault(t *testing.T, n int) string {
+	t.Helper()
+	ctx := context.Background()
+	s, home := openVault(t)
 	defer s.Close()
 	for i := range n {
 		if err := s.SetSecret(ctx, vault.DefaultProfile, fmt.Sprintf("S%03d", i), secretValue(i), nil); err != nil {
@@ -249,11 +256,7 @@ func TestMCP_ListingAndFirstStepSpawnNothing(t *testing.T) {
 // to do, exit 1, and nothing changed.
 func TestVaultHeldByAnotherProcess(t *testing.T) {
 	ctx := context.Background()
-	home := filepath.Join(t.TempDir(), "home")
-	s, err := vault.Open(ctx, home, vault.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, home := openVault(t)
 	defer s.Close()
 	held := make(chan struct{})
 	release := make(chan struct{})
