@@ -2,16 +2,37 @@ GO      ?= go
 BIN     ?= bin/tai
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: build test unit interop fmt-check vet lint bench-vault bench-client bench-llm bench-bridge bench-agent bench-select bench-serve bench-start bench-cache
+.PHONY: build test unit interop cross wine release release-check fmt-check vet lint bench-vault bench-client bench-llm bench-bridge bench-agent bench-select bench-serve bench-start bench-cache
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/tai
 
 # The whole test suite, exactly what CI runs.
-test: fmt-check vet lint unit interop
+test: fmt-check vet lint cross release-check wine unit interop
+
+# Every release target compiles: linux, darwin and windows on amd64 and
+# arm64, static (CGO_ENABLED=0); every package, not only what tai links.
+TARGETS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+cross:
+	@set -e; for t in $(TARGETS); do \
+	  echo "cross: $$t"; \
+	  CGO_ENABLED=0 GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) build -trimpath ./...; \
+	done
 
 unit:
 	$(GO) test -race ./...
+
+# The six binaries with SHA256SUMS in dist/, reproducibly (see .ci/release).
+release:
+	.ci/release dist
+
+# Two release builds give identical bytes, and --version tells all three.
+release-check:
+	.ci/release-check
+
+# The Windows-specific tests, under wine (see docs/reliability.md).
+wine:
+	.ci/wine-test
 
 # MCP interoperability against real peers (npm servers, the Go SDK); needs
 # Node.js and npm, installs what is missing.
@@ -42,22 +63,17 @@ bench-llm:
 bench-agent:
 	$(GO) test -run '^$$' -bench AgentStep -benchtime 3s -count 3 ./internal/agent/
 
-<<<<<<< HEAD
+
 # The share of a 10-step turn's input served by the providers' prompt
 # caches (the llmtest fake's model of them), before and after; see docs/benchmarks.md.
 bench-cache:
 	$(GO) test -run '^$$' -bench PromptCache -benchtime 5x -v ./internal/agent/
 
-# Tool selection: recall, offered tokens and their share of the catalogue,
-# and selection time, for tai's selector beside a plain BM25 top-24, on the
-# captured catalogue (tune and held-out queries) and a synthetic 3,200-tool one.
-=======
 # Tool selection: recall (all, reachable, native), offered tokens and their
 # share of the catalogue, and selection time, for tai's selector beside plain
 # BM25 top-k at the same tokens, on the captured catalogue (tune, held-out),
 # the unseen set, the blind set when testdata/blind holds it, and a synthetic
 # 3,200-tool catalogue.
->>>>>>> main
 bench-select:
 	@echo "$$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //') ($$(nproc) cores), $$($(GO) version | cut -d' ' -f3-)"
 	$(GO) test -run '^$$' -bench 'Selection|Select3200|Index3200' -benchtime 2s ./internal/tools/selector/

@@ -16,6 +16,7 @@ func TestNewUser(t *testing.T) {
 	requireLoopbackNamespace(t) // the served port is fixed, as in the README
 	tai := taiBinary(t)
 	memory := nodeServer(t, "server-memory")
+	everything := nodeServer(t, "server-everything")
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata",
 		Setup: func(e *testscript.Env) error {
@@ -29,6 +30,7 @@ func TestNewUser(t *testing.T) {
 			e.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 			e.Setenv("HOME", filepath.Join(e.WorkDir, "home"))
 			e.Setenv("MEMORY_SERVER", memory)
+			e.Setenv("EVERYTHING_SERVER", everything)
 			for _, k := range []string{"TAI_HOME", "XDG_DATA_HOME", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "TAI_MODEL", "TAI_BASE_URL", "TAI_MCP_KEY"} {
 				e.Setenv(k, "")
 			}

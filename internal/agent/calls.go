@@ -79,8 +79,11 @@ func (t *turn) runCall(ctx context.Context, c llm.ToolCall) (llm.Message, string
 	}
 
 	origin := vault.OriginAgent
-	if t.origin != "" {
+	switch {
+	case t.origin != "":
 		origin = t.origin
+	case a.Env != nil && a.Env.Served:
+		origin = vault.OriginServedChat // the agent of a served chat
 	}
 	via := tools.Via{Origin: origin, Running: func() {
 		if tl.Name != "ask_user" {

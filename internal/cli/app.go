@@ -68,14 +68,15 @@ func NewApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) strin
 		return ok && term.IsTerminal(int(f.Fd()))
 	}
 	a.ReadPassword = func(prompt string) ([]byte, error) {
-		tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+		tty, out, err := openTTY()
 		if err != nil {
 			return nil, fmt.Errorf("no terminal to ask for the passphrase: set TAI_VAULT_PASSPHRASE")
 		}
 		defer tty.Close()
-		fmt.Fprint(tty, prompt)
+		defer out.Close()
+		fmt.Fprint(out, prompt)
 		b, err := term.ReadPassword(int(tty.Fd()))
-		fmt.Fprintln(tty)
+		fmt.Fprintln(out)
 		return b, err
 	}
 	return a

@@ -17,7 +17,10 @@ func (a *App) newBridge(profile string, approver *agent.Approver) *bridge.Bridge
 			v := a.Getenv(name)
 			return v, v != ""
 		},
-		Browser: a.openBrowser,
+		Browser:          a.openBrowser,
+		Notice:           agentNotices(a),
+		Progress:         a.Stderr,
+		ProgressTerminal: a.IsTerminal(a.Stderr),
 	}
 	if approver != nil {
 		b.Confirm = func(ctx context.Context, c tools.Consent) (bool, error) {

@@ -159,8 +159,12 @@ type agentSetup struct {
 	Notices  func(string)
 	// Served builds for tai --serve-mcp: bridged tools stay out of the
 	// registry (they are never served, nor reachable from a served
-	// session), Env.Served is set and nobody is asked.
+	// session's direct calls), Env.Served is set and nobody is asked.
 	Served bool
+	// ServedChat builds a served chat agent: like Served, but the bridged
+	// tools enabled for the profile are in its registry, as for any full
+	// agent (mcp.md); Env.ServedChat is set.
+	ServedChat bool
 }
 
 // toolHost is what an agent's tool calls run in: the registry, the
@@ -191,8 +195,14 @@ func (a *App) newToolHost(cfg profile.Config, o agentSetup) (*toolHost, error) {
 	var b *bridge.Bridge
 	if o.Served {
 		env.Prompter, approver.Person = nil, nil
-		b = a.toolsBridge(reg, env, approver)
+		if o.ServedChat {
+			env.ServedChat = true
+			b = a.attachBridge(reg, env, approver)
+		} else {
+			b = a.toolsBridge(reg, env, approver)
+		}
 		b.Browser = nil // nobody here to log in: no mcp_login, no step-up
+		b.Confirm = nil // nobody here to see a changed launch: refused, pointing to a terminal
 	} else {
 		b = a.attachBridge(reg, env, approver)
 	}

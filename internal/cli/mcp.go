@@ -32,7 +32,7 @@ start only when one of their tools is first called.`,
 	cmd.PersistentFlags().BoolVar(&mcpJSON, "json", false, "print JSON")
 	a.mcpJSON = &mcpJSON
 	cmd.AddCommand(newMCPAddCmd(a), newMCPListCmd(a), newMCPEnableCmd(a, true), newMCPEnableCmd(a, false),
-		newMCPRemoveCmd(a), newMCPToolsCmd(a), newMCPCallCmd(a), newMCPImportCmd(a), newMCPLoginCmd(a))
+		newMCPRemoveCmd(a), newMCPToolsCmd(a), newMCPCallCmd(a), newMCPImportCmd(a), newMCPLoginCmd(a), newMCPPinsCmd(a))
 	return cmd
 }
 
@@ -84,7 +84,7 @@ type yesNoer interface {
 }
 
 func newMCPAddCmd(a *App) *cobra.Command {
-	var name string
+	var name, pins string
 	var enable bool
 	cmd := &cobra.Command{
 		Use:   "add [--name NAME] SOURCE | NAME -- COMMAND [ARGS…]",
@@ -105,7 +105,7 @@ as a stdio server. tai shows what will run and asks before connecting.`,
 			if err != nil {
 				return err
 			}
-			req.Enable = enable
+			req.Enable, req.PinPolicy = enable, pins
 			b, ap, err := a.mcpSetup(ctx)
 			if err != nil {
 				return err
@@ -117,8 +117,8 @@ as a stdio server. tai shows what will run and asks before connecting.`,
 			defer runner.Close()
 			b.Subagents = runner.Runner
 			added, err := b.Add(ctx, req, a.registerConsent(ap, enable), b.GitHub(nil))
-			if len(added) > 0 {
-				fmt.Fprintln(a.Stdout, textsafe.Visible(bridge.FormatAdded(added, b.Profile)))
+			if out := bridge.FormatAdded(added, b.Profile); out != "" {
+				fmt.Fprintln(a.Stdout, textsafe.Visible(out))
 			}
 			if err != nil {
 				return withCode(ExitUsage, err)
@@ -126,8 +126,9 @@ as a stdio server. tai shows what will run and asks before connecting.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&name, "name", "", "name for the server")
+	cmd.Flags().StringVar(&name, "name", "", "name for the server; with a paste of several, the ones to add (comma-separated)")
 	cmd.Flags().BoolVar(&enable, "enable", false, "enable the server for the profile without asking")
+	cmd.Flags().StringVar(&pins, "pins", "", "pin policy: strict (default: a changed tool is withheld until approved) or notify (accepted, with a notice)")
 	return cmd
 }
 

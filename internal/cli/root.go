@@ -18,7 +18,7 @@ func newRoot(a *App) *cobra.Command {
 session, or with a prompt for one turn. It connects to MCP servers you
 register (tai mcp add) and serves its own tools over MCP: tai --serve-mcp KEY
 listens on 127.0.0.1:8765 for MCP clients that send Authorization: Bearer KEY.`,
-		Version:       tai.Version,
+		Version:       tai.Describe(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Args:          cobra.ArbitraryArgs,
@@ -58,6 +58,7 @@ listens on 127.0.0.1:8765 for MCP clients that send Authorization: Bearer KEY.`,
 		newMCPCmd(a),
 		newSessionsCmd(a),
 		newPermissionsCmd(a),
+		newDoctorCmd(a),
 	)
 	return root
 }

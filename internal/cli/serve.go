@@ -2,6 +2,7 @@ package cli
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"net"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"tai/internal/catalog"
 	"tai/internal/mcp/serve"
 	"tai/internal/mcp/wire"
+	"tai/internal/vault"
 )
 
 // serveFlags are tai --serve-mcp's flags.
@@ -65,6 +67,10 @@ func (a *App) serveMCP(cmd *cobra.Command, args []string) error {
 	served := serve.Served(catalog.Native())
 	srv, err := serve.New(serve.Options{
 		Key: key, Tools: served, Host: &servedHost{a: a, profile: cfg.Profile},
+		Audit: func(ctx context.Context, e vault.AuditEntry) {
+			e.Profile = cfg.Profile
+			_ = a.store.Audit(ctx, e)
+		},
 		Version: tai.Version, Loopback: loopback, AllowOrigins: a.serve.origins,
 		Logf: func(format string, args ...any) { fmt.Fprintf(a.Stderr, "tai: "+format+"\n", args...) },
 	})

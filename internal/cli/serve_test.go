@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -61,9 +62,12 @@ func startServe(t *testing.T, home string, model *llmtest.Server, args ...string
 	return "", nil
 }
 
-// A registered, enabled server's tools are never served; the native
-// catalogue plus chat and completions is, to tai's own client; SIGTERM
-// ends the server with exit 0.
+// A registered, enabled server's tools are never served: the native
+// catalogue plus chat and completions is, to tai's own client. A served
+// chat runs a full agent, which reaches the bridged tools enabled for its
+// profile (mcp.md); direct calls, mcp_call and tool_search over the
+// endpoint still do not. Each chat call and each tool its agent calls is
+// one audit row of origin served-chat. SIGTERM ends the server with exit 0.
 func TestServe_RealBinary(t *testing.T) {
 	ctx := context.Background()
 	home := filepath.Join(t.TempDir(), "home")
@@ -71,14 +75,20 @@ func TestServe_RealBinary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := bridge.Registration(vault.MCPServer{Name: "foreign", Transport: "stdio", Command: "false", Source: "explicit", ConsentedHash: "set"},
-		[]wire.Tool{{Name: "secret_tool", Description: "a foreign tool"}})
+	srv := vault.MCPServer{Name: "foreign", Transport: "stdio", Command: os.Args[0], Source: "explicit",
+		Env: map[string]string{"TAI_FAKE_MCP": "1", "TAI_FAKE_TOOLS": `[{"name":"echo","description":"echo through the foreign server"}]`}}
+	srv.ConsentedHash = bridge.LaunchHash(bridge.EntryOf(srv))
+	reg := bridge.Registration(srv, []wire.Tool{{Name: "echo", Description: "echo through the foreign server", InputSchema: json.RawMessage(`{"type":"object"}`)}})
 	reg.Enable = []string{vault.DefaultProfile}
 	if err := s.RegisterMCPServer(ctx, reg); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
-	model := llmtest.Start(t, llmtest.Script{Turns: []llmtest.Turn{{Text: llmtest.Chunks{"hello from the model"}}}})
+	model := llmtest.Start(t, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.Call{{Name: "mcp_foreign_echo", Arguments: llmtest.Chunks{`{"message":"through the served chat"}`}}}},
+		{Text: llmtest.Chunks{"hello from the model"}},
+		{Text: llmtest.Chunks{"completed"}},
+	}})
 	url, cmd := startServe(t, home, model)
 
 	c, err := client.Connect(ctx, client.Options{Transport: client.HTTP{URL: url, Headers: map[string]string{"Authorization": "Bearer " + serveKey}}})
@@ -97,28 +107,41 @@ func TestServe_RealBinary(t *testing.T) {
 		t.Errorf("%d tools served, want %d (the native catalogue, chat and completions)", len(listed), want)
 	}
 	for _, tl := range listed {
-		if strings.Contains(tl.Name, "foreign") || strings.Contains(tl.Name, "secret_tool") {
+		if strings.Contains(tl.Name, "foreign") {
 			t.Errorf("bridged tool %s is served", tl.Name)
 		}
 	}
-	res, err := c.CallTool(ctx, "chat", json.RawMessage(`{"message":"hi"}`))
+	res, err := c.CallTool(ctx, "chat", json.RawMessage(`{"message":"echo this through the foreign server"}`))
 	if err != nil || res.IsError || res.Text() != "hello from the model" {
 		t.Fatalf("chat: %+v %v", res, err)
 	}
-	for _, tool := range model.Requests()[0].Tools {
-		if strings.HasPrefix(tool.Name, "mcp_foreign") {
-			t.Errorf("a served agent was offered bridged tool %s", tool.Name)
-		}
+	reqs := model.Requests()
+	if len(reqs) < 2 {
+		t.Fatalf("%d model requests, want 2", len(reqs))
 	}
-	res, err = c.CallTool(ctx, "mcp_call", json.RawMessage(`{"server":"foreign","tool":"secret_tool"}`))
+	offered := false
+	for _, tool := range reqs[0].Tools {
+		offered = offered || tool.Name == "mcp_foreign_echo"
+	}
+	if !offered {
+		t.Errorf("a served chat agent was not offered the profile's bridged tool")
+	}
+	if got := lastToolResult(reqs[1]); got != "through the served chat" {
+		t.Errorf("the bridged call's result the agent saw: %q", got)
+	}
+	res, err = c.CallTool(ctx, "completions", json.RawMessage(`{"messages":[{"role":"user","content":"hi"}]}`))
+	if err != nil || res.Text() != "completed" {
+		t.Errorf("completions: %+v %v", res, err)
+	}
+	res, err = c.CallTool(ctx, "mcp_call", json.RawMessage(`{"server":"foreign","tool":"echo"}`))
 	if err != nil || !res.IsError {
 		t.Errorf("served mcp_call: %+v %v", res, err)
 	}
-	res, err = c.CallTool(ctx, "tool_search", json.RawMessage(`{"query":"foreign secret tool"}`))
+	res, err = c.CallTool(ctx, "tool_search", json.RawMessage(`{"query":"echo through the foreign server"}`))
 	if err != nil || strings.Contains(res.Text(), "mcp_foreign") {
 		t.Errorf("served tool_search offers a bridged tool: %s %v", res.Text(), err)
 	}
-	if _, err := c.CallTool(ctx, "mcp_foreign_secret_tool", json.RawMessage(`{}`)); !isCode(err, wire.CodeInvalidParams) {
+	if _, err := c.CallTool(ctx, "mcp_foreign_echo", json.RawMessage(`{}`)); !isCode(err, wire.CodeInvalidParams) {
 		t.Errorf("calling a bridged tool by name: %v", err)
 	}
 
@@ -126,6 +149,34 @@ func TestServe_RealBinary(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("after SIGTERM: %v; want exit 0", err)
 	}
+	s, err = vault.Open(ctx, home, vault.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rows, err := s.AuditEntries(ctx, vault.AuditQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rows {
+		got = append(got, r.Kind+" "+r.Subject+" "+r.Outcome+" "+r.Origin)
+	}
+	want := []string{"mcp-call foreign/echo ok served-chat", "mcp-serve chat ok served", "mcp-serve completions ok served",
+		"mcp-serve foreign/echo tool-error served", "mcp-serve tool_search ok served"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("audit rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// lastToolResult is the content of the last tool message of a request.
+func lastToolResult(r llmtest.Request) string {
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if r.Messages[i].Role == "tool" {
+			return r.Messages[i].Content
+		}
+	}
+	return ""
 }
 
 // A direct agent_fork builds its parent agent on first use and runs a

@@ -68,7 +68,7 @@ func (h *servedHost) Agent(ctx context.Context, name string) (*agent.Agent, erro
 	if err != nil {
 		return nil, err
 	}
-	th, err := h.a.newToolHost(cfg, agentSetup{Served: true})
+	th, err := h.a.newToolHost(cfg, agentSetup{Served: true, ServedChat: true})
 	if err != nil {
 		return nil, err
 	}

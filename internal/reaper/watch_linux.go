@@ -18,12 +18,6 @@ const supported = true
 // faster than it can be killed is left after it, with a note on stderr.
 const killBound = 10 * time.Second
 
-// Stop asks the watcher with the given pid to end its child: SIGTERM to
-// the child's process group and to every descendant, then, after the
-// grace given to [Wrap], SIGKILL to every descendant still running. The
-// watcher exits once all of them are reaped.
-func Stop(pid int) error { return syscall.Kill(pid, syscall.SIGTERM) }
-
 // watch is the watcher's main: args are GRACE PATH ARGV0 [ARGS…].
 func watch(args []string) int {
 	if len(args) < 3 {

@@ -78,6 +78,7 @@ func OpenEditor(historyPath string) *Editor {
 // NewEditor returns an editor reading the terminal in and drawing on out
 // (a subcommand's questions go to stderr), without history.
 func NewEditor(in *os.File, out io.Writer) *Editor {
+	vtOutput(out)
 	return &Editor{in: in, out: out, reads: make(chan readResult, 1)}
 }
 

@@ -37,7 +37,8 @@ type Verdict struct {
 // Via says who is calling through Invoke, for the audit row and the
 // approval step.
 type Via struct {
-	// Origin is the door (vault.OriginAgent, OriginServed, OriginCLI).
+	// Origin is the door (vault.OriginAgent, OriginServedChat, OriginServed,
+	// OriginCLI).
 	Origin string
 	// Kind is the audit kind; "" is the tool's AuditKind, else
 	// vault.KindMCPCall for a bridged tool and vault.KindTool for any other.
@@ -116,7 +117,7 @@ func invoke(ctx context.Context, t *Tool, call *Call, via Via) (Outcome, error) 
 		}
 		call.in = in
 	}
-	if t.Bridged() && call.Env != nil && call.Env.Served {
+	if t.Bridged() && call.Env != nil && call.Env.Served && !call.Env.ServedChat {
 		return Outcome{Result: Errorf("bridged MCP tools are not available in a served session"), Status: vault.OutcomeRefused}, nil
 	}
 	if t.Run == nil {

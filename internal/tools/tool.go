@@ -159,6 +159,10 @@ type Env struct {
 	// Served is true under `tai --serve-mcp`: bridged tools are unreachable
 	// and interactive-only tools refuse.
 	Served bool
+	// ServedChat marks the environment of a served chat agent (Served is
+	// set too): a full agent, it reaches the bridged tools enabled for its
+	// profile, which are still never served as MCP tools themselves.
+	ServedChat bool
 	// Progress receives streamed output of long tools (shell), may be nil.
 	Progress io.Writer
 

@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-
-	"golang.org/x/sys/unix"
 )
 
 // AnchorFileName is the audit anchor's file beside the vault: the latest
@@ -95,15 +93,11 @@ func writeAnchor(path string, a auditAnchor) error { return lockedAnchorWrite(pa
 // lockedAnchorWrite replaces the anchor with a, unless (without force) the
 // anchor already names a row at or after a's.
 func lockedAnchorWrite(path string, a auditAnchor, force bool) error {
-	dir, err := os.Open(filepath.Dir(path))
+	unlock, err := lockDir(filepath.Dir(path))
 	if err != nil {
-		return err
-	}
-	defer dir.Close()
-	if err := unix.Flock(int(dir.Fd()), unix.LOCK_EX); err != nil {
 		return fmt.Errorf("locking %s: %w", filepath.Dir(path), err)
 	}
-	defer unix.Flock(int(dir.Fd()), unix.LOCK_UN)
+	defer unlock()
 	if cur, err := readAnchor(path); !force && err == nil && cur != nil && cur.Seq >= a.Seq {
 		return nil
 	}
@@ -120,12 +114,12 @@ func lockedAnchorWrite(path string, a auditAnchor, force bool) error {
 	if err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	return replaceFile(tmp.Name(), path)
 }
 
 // readAnchor returns nil, nil when there is no anchor file.
 func readAnchor(path string) (*auditAnchor, error) {
-	b, err := os.ReadFile(path)
+	b, err := readShared(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

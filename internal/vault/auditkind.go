@@ -11,6 +11,8 @@ const (
 	KindMCPRemove     = "mcp-remove"
 	KindMCPApprove    = "mcp-approve"
 	KindMCPLogin      = "mcp-login"
+	KindMCPPins       = "mcp-pins"         // a server's pin policy set (subject server:policy)
+	KindMCPPinAccept  = "mcp-pin-accepted" // a changed definition accepted under the notify pin policy
 	KindGrant         = "grant"
 	KindGrantRevoke   = "grant-revoke"
 	KindSecretSet     = "secret-set"
@@ -40,5 +42,7 @@ const (
 const (
 	OriginAgent  = "agent"  // the agent loop (REPL, one-shot, subagents, served chat)
 	OriginServed = "served" // a tools/call from a client of the served endpoint
-	OriginCLI    = "cli"    // a command a person typed (`tai mcp call`)
+	// OriginServedChat is a tool call of the agent a served chat runs.
+	OriginServedChat = "served-chat"
+	OriginCLI        = "cli" // a command a person typed (`tai mcp call`)
 )

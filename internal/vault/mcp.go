@@ -27,7 +27,18 @@ type MCPServer struct {
 	// ConsentedHash is the hash of the argv or URL a person last approved,
 	// after variable expansion.
 	ConsentedHash string
+	// PinPolicy is PinStrict (empty reads as strict) or PinNotify.
+	PinPolicy string
 }
+
+// Pin policies of an MCP server: what a changed tool definition does.
+const (
+	// PinStrict withholds a changed tool until a person approves it.
+	PinStrict = "strict"
+	// PinNotify accepts a changed definition, shown as a notice and
+	// audited, for servers whose definitions change on every start.
+	PinNotify = "notify"
+)
 
 // MCPTool is a server's tool as last listed (mcp_server_tools).
 type MCPTool struct {
@@ -84,7 +95,7 @@ func (s *Store) MCPServer(ctx context.Context, name string) (MCPServer, error) {
 
 func (s *Store) queryMCPServers(ctx context.Context, secrets bool, where string, args ...any) ([]MCPServer, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT name, transport, command, args_json, env_json, url, headers_json, cwd,
-		allow_json, deny_json, source, created, updated, consented_hash FROM mcp_servers `+where+` ORDER BY name`, args...)
+		allow_json, deny_json, source, created, updated, consented_hash, pin_policy FROM mcp_servers `+where+` ORDER BY name`, args...)
 	if err != nil {
 		return nil, classify(err)
 	}
@@ -97,7 +108,7 @@ func (s *Store) queryMCPServers(ctx context.Context, secrets bool, where string,
 	for rows.Next() {
 		var r raw
 		if err := rows.Scan(&r.srv.Name, &r.srv.Transport, &r.srv.Command, &r.args, &r.env, &r.srv.URL, &r.headers,
-			&r.srv.Cwd, &r.allow, &r.deny, &r.srv.Source, &r.srv.Created, &r.srv.Updated, &r.srv.ConsentedHash); err != nil {
+			&r.srv.Cwd, &r.allow, &r.deny, &r.srv.Source, &r.srv.Created, &r.srv.Updated, &r.srv.ConsentedHash, &r.srv.PinPolicy); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -175,15 +186,15 @@ func (s *Store) RegisterMCPServer(ctx context.Context, reg MCPRegistration) erro
 		}
 		now := s.now()
 		if _, err := tx.ExecContext(ctx, `INSERT INTO mcp_servers(name, transport, command, args_json, env_json, url,
-			headers_json, cwd, allow_json, deny_json, source, created, updated, consented_hash)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			headers_json, cwd, allow_json, deny_json, source, created, updated, consented_hash, pin_policy)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT(name) DO UPDATE SET transport = excluded.transport, command = excluded.command,
 			args_json = excluded.args_json, env_json = excluded.env_json, url = excluded.url,
 			headers_json = excluded.headers_json, cwd = excluded.cwd, allow_json = excluded.allow_json,
 			deny_json = excluded.deny_json, source = excluded.source, updated = excluded.updated,
-			consented_hash = excluded.consented_hash`,
+			consented_hash = excluded.consented_hash, pin_policy = excluded.pin_policy`,
 			srv.Name, srv.Transport, srv.Command, jsonText(srv.Args, "[]"), env, srv.URL, headers, srv.Cwd,
-			jsonText(srv.Allow, "[]"), jsonText(srv.Deny, "[]"), srv.Source, now, now, srv.ConsentedHash); err != nil {
+			jsonText(srv.Allow, "[]"), jsonText(srv.Deny, "[]"), srv.Source, now, now, srv.ConsentedHash, pinPolicy(srv.PinPolicy)); err != nil {
 			return classify(err)
 		}
 		if err := replaceMCPTools(ctx, tx, srv.Name, reg.Tools, now); err != nil {
@@ -229,6 +240,30 @@ func (s *Store) RemoveMCPServer(ctx context.Context, name string) error {
 			if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE server = ?`, name); err != nil {
 				return classify(err)
 			}
+		}
+		return bumpMCPGen(ctx, tx)
+	})
+}
+
+func pinPolicy(p string) string {
+	if p == "" {
+		return PinStrict
+	}
+	return p
+}
+
+// SetMCPPinPolicy sets a server's pin policy (PinStrict or PinNotify).
+func (s *Store) SetMCPPinPolicy(ctx context.Context, server, policy string) error {
+	if policy != PinStrict && policy != PinNotify {
+		return fmt.Errorf("pin policy %q: want %s or %s", policy, PinStrict, PinNotify)
+	}
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE mcp_servers SET pin_policy = ?, updated = ? WHERE name = ?`, policy, s.now(), server)
+		if err != nil {
+			return classify(err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("MCP server %q: %w; see `tai mcp list`", server, ErrNotFound)
 		}
 		return bumpMCPGen(ctx, tx)
 	})

@@ -167,3 +167,35 @@ func TestMCP_Pins(t *testing.T) {
 		t.Fatal("generation did not change")
 	}
 }
+
+// A server's pin policy is strict unless set, survives a re-read and a
+// refresh of its row, and takes only the two policies.
+func TestMCP_PinPolicy(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	if err := s.RegisterMCPServer(ctx, everything()); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.MCPServer(ctx, "everything"); got.PinPolicy != PinStrict {
+		t.Fatalf("default policy %q", got.PinPolicy)
+	}
+	if err := s.SetMCPPinPolicy(ctx, "everything", PinNotify); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := s.MCPServer(ctx, "everything")
+	if got.PinPolicy != PinNotify {
+		t.Fatalf("policy %q", got.PinPolicy)
+	}
+	if err := s.RegisterMCPServer(ctx, MCPRegistration{Server: got}); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := s.MCPServer(ctx, "everything"); again.PinPolicy != PinNotify {
+		t.Errorf("re-registering the row lost the policy: %q", again.PinPolicy)
+	}
+	if err := s.SetMCPPinPolicy(ctx, "everything", "lax"); err == nil {
+		t.Error("an unknown policy was stored")
+	}
+	if err := s.SetMCPPinPolicy(ctx, "nobody", PinNotify); !errors.Is(err, ErrNotFound) {
+		t.Errorf("unknown server: %v", err)
+	}
+}

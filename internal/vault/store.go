@@ -99,6 +99,9 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create the vault home %s: %w (choose a writable --home or TAI_HOME)", home, unwrapPath(err))
 	}
+	if err := ownerOnly(home); err != nil {
+		return nil, fmt.Errorf("cannot make the vault home %s private to you: %w", home, err)
+	}
 	path := filepath.Join(home, FileName)
 	if f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600); err != nil {
 		return nil, fmt.Errorf("vault %s %w", path, classify(err))

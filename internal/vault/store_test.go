@@ -15,7 +15,7 @@ import (
 
 func openTemp(t *testing.T) (*Store, string) {
 	t.Helper()
-	home := filepath.Join(t.TempDir(), "home")
+	home := filepath.Join(tempDir(t), "home")
 	s, err := Open(context.Background(), home, Options{})
 	if err != nil {
 		t.Fatal(err)

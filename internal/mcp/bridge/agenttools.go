@@ -5,6 +5,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"tai/internal/mcp/config"
@@ -99,7 +100,13 @@ func runAdd(ctx context.Context, call tools.Call, in addArgs) (tools.Result, err
 	}
 	consent, resolve := addConsents(b, call.Env, in.Enable)
 	added, err := b.Add(ctx, AddRequest{Source: in.Source, Name: in.Name, Enable: in.Enable}, consent, resolve)
-	if err != nil {
+	var partial *NotStoredError
+	switch {
+	case errors.As(err, &partial) && len(added) > 1:
+		res := tools.Text(FormatAdded(added, b.Profile) + "\n" + err.Error())
+		res.IsError = !slices.ContainsFunc(added, Added.Stored)
+		return res, nil
+	case err != nil:
 		return tools.Errorf("mcp_add: %v", err), nil
 	}
 	return tools.Text(FormatAdded(added, b.Profile)), nil
@@ -130,10 +137,18 @@ func addConsents(b *Bridge, env *tools.Env, enable bool) (RegisterConsent, Resol
 }
 
 // FormatAdded describes registered servers and their tools for the model
-// and the terminal. Server text is made printable.
+// and the terminal, and, among several, each server that was not stored
+// with why (a single one's failure is the error itself). Server text is
+// made printable.
 func FormatAdded(added []Added, profile string) string {
 	var sb strings.Builder
 	for _, a := range added {
+		if !a.Stored() {
+			if len(added) > 1 {
+				fmt.Fprintf(&sb, "not stored: %s\n", printable(a.Err.Error(), 600))
+			}
+			continue
+		}
 		state := "enabled for profile " + profile
 		if !a.Enabled {
 			state = "not enabled for profile " + profile + "; enable it with `tai mcp enable " + a.Name + "`"

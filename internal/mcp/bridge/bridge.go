@@ -9,6 +9,8 @@ package bridge
 
 import (
 	"context"
+	"encoding/json"
+	"io"
 	"net/http"
 	"os"
 	"sync"
@@ -42,6 +44,11 @@ type Bridge struct {
 	LookupEnv func(string) (string, bool)
 	// Dir and Home answer ${workspaceFolder} and ${userHome}.
 	Dir, Home string
+	// Notice tells the person, one message at a time, what a server's
+	// fresh tool list changed when it was started for a call: tools
+	// withheld until reviewed, and definitions accepted under a notify pin
+	// policy with their diff. Nil shows nothing.
+	Notice func(string)
 	// Browser shows a login's authorization URL to the person (prints it
 	// and opens a browser). Nil means nobody can log in here (served or
 	// unattended hosts): mcp_login refuses and a 403 insufficient_scope is
@@ -51,9 +58,16 @@ type Bridge struct {
 	// client of the bridge's own. OAuth bearer tokens are added on top.
 	HTTPClient *http.Client
 
-	// Idle, ConnectTimeout and CallTimeout default to DefaultIdle and the
-	// MCP caps; tests shorten them.
-	Idle, ConnectTimeout, CallTimeout time.Duration
+	// Idle, ConnectTimeout, CallTimeout and InstallTimeout default to
+	// DefaultIdle and the MCP caps; tests shorten them.
+	Idle, ConnectTimeout, CallTimeout, InstallTimeout time.Duration
+	// Progress shows that a server's first start at registration is under
+	// way (a package runner may be installing it): on a terminal
+	// (ProgressTerminal) a spinner with the elapsed time, elsewhere a line
+	// every 10 seconds. Nil shows nothing.
+	Progress         io.Writer
+	ProgressTerminal bool
+	progressEvery    time.Duration // progressEvery unless a test shortens it
 	// Native names tools that bridged names must not take.
 	Native func(name string) bool
 
@@ -104,18 +118,39 @@ func (b *Bridge) Lookup(name string) (*tools.Tool, bool) {
 		return nil, false
 	}
 	bt, ok := v.byName[name]
-	if !ok || bt.pending != "" {
+	switch {
+	case !ok:
+		return nil, false
+	case bt.pending != "" && bt.enabled && !bt.denied:
+		// Withheld since it was offered (its server's list changed): the
+		// model is told why rather than that no such tool exists.
+		return b.withheldTool(bt), true
+	case bt.pending != "":
 		return nil, false
 	}
 	return bt.tool, true
+}
+
+// withheldTool stands for a tool awaiting a person's review: calling it
+// asks no approval and runs nothing, and the bridge's check refuses it
+// (audited as refused) with a message saying it is withheld and how the
+// person reviews it.
+func (b *Bridge) withheldTool(bt *bound) *tools.Tool {
+	server, remote := bt.cached.Server, bt.cached.Tool
+	return &tools.Tool{Name: bt.tool.Name, Description: "withheld until reviewed", Schema: json.RawMessage(`{"type":"object"}`),
+		Group: "mcp", Server: server, Remote: remote, Safe: tools.AlwaysSafe,
+		Run: func(ctx context.Context, call tools.Call) (tools.Result, error) {
+			return b.Call(ctx, server, remote, call.Args)
+		}}
 }
 
 // ForProfile returns a bridge like b for another profile, with its own
 // connections.
 func (b *Bridge) ForProfile(profile string) *Bridge {
 	return &Bridge{Store: b.Store, Profile: profile, Confirm: b.Confirm, LookupEnv: b.LookupEnv, Dir: b.Dir,
-		Home: b.Home, Browser: b.Browser, HTTPClient: b.HTTPClient, Idle: b.Idle,
-		ConnectTimeout: b.ConnectTimeout, CallTimeout: b.CallTimeout, Native: b.Native}
+		Home: b.Home, Notice: b.Notice, Browser: b.Browser, HTTPClient: b.HTTPClient, Idle: b.Idle,
+		ConnectTimeout: b.ConnectTimeout, CallTimeout: b.CallTimeout, InstallTimeout: b.InstallTimeout,
+		Progress: b.Progress, ProgressTerminal: b.ProgressTerminal, Native: b.Native}
 }
 
 // Close stops every server connection.

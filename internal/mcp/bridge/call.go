@@ -62,7 +62,7 @@ func (b *Bridge) call(ctx context.Context, server, tool string, args json.RawMes
 }
 
 func (b *Bridge) callOnce(ctx context.Context, server, tool string, args json.RawMessage) (tools.Result, error) {
-	if err := b.check(ctx, server, tool); err != nil {
+	if err := b.check(ctx, server, tool, true); err != nil {
 		return tools.Result{}, err
 	}
 	c, err := b.client(ctx, server)
@@ -70,7 +70,7 @@ func (b *Bridge) callOnce(ctx context.Context, server, tool string, args json.Ra
 		return tools.Result{}, err
 	}
 	// The connection refreshed the tool list: check again against it.
-	if err := b.check(ctx, server, tool); err != nil {
+	if err := b.check(ctx, server, tool, false); err != nil {
 		return tools.Result{}, err
 	}
 	c.acquire()
@@ -94,8 +94,11 @@ func (b *Bridge) callOnce(ctx context.Context, server, tool string, args json.Ra
 	return tools.Result{Text: text, IsError: r.IsError}, nil
 }
 
-// check refuses calls the profile may not make.
-func (b *Bridge) check(ctx context.Context, server, tool string) error {
+// check refuses calls the profile may not make. Before connecting
+// (starting), a changed tool of a server under the notify pin policy
+// passes: starting the server accepts the change, and the check after it
+// sees the result.
+func (b *Bridge) check(ctx context.Context, server, tool string, starting bool) error {
 	v, err := b.current(ctx)
 	if err != nil {
 		return err
@@ -113,9 +116,11 @@ func (b *Bridge) check(ctx context.Context, server, tool string) error {
 	case bt.denied:
 		return &UnavailableError{fmt.Sprintf("tool %s of MCP server %s is filtered out by the server's allow/deny lists", tool, server)}
 	case bt.pending == pendingNew:
-		return &UnavailableError{fmt.Sprintf("tool %s of MCP server %s is new and withheld until approved; review it with `tai mcp tools %s --approve`", tool, server, server)}
+		return &UnavailableError{fmt.Sprintf("tool %s of MCP server %s is new and withheld until approved, pending the person's review: they run `tai mcp tools %s --approve`; do not call it until then", tool, server, server)}
+	case bt.pending == pendingChanged && starting && v.servers[server].PinPolicy == vault.PinNotify:
+		return nil
 	case bt.pending == pendingChanged:
-		return &UnavailableError{fmt.Sprintf("tool %s of MCP server %s changed since it was approved and is withheld; review the change with `tai mcp tools %s --approve`", tool, server, server)}
+		return &UnavailableError{fmt.Sprintf("tool %s of MCP server %s changed since it was approved and is withheld pending the person's review: they run `tai mcp tools %s --approve` to see the change; do not call it until then", tool, server, server)}
 	}
 	return nil
 }

@@ -18,6 +18,7 @@ import (
 	"tai/internal/mcp/config"
 	"tai/internal/mcp/oauth"
 	"tai/internal/mcp/wire"
+	"tai/internal/textsafe"
 	"tai/internal/vault"
 )
 
@@ -59,8 +60,12 @@ func (b *Bridge) client(ctx context.Context, server string) (*conn, error) {
 	b.conns[server] = c
 	b.mu.Unlock()
 
-	c.c, _, _, c.err = b.dial(ctx, server)
+	var d Drift
+	c.c, _, d, c.err = b.dial(ctx, server)
 	close(c.ready)
+	if n := driftNotice(server, d); n != "" && b.Notice != nil {
+		b.Notice(textsafe.Visible(n))
+	}
 	if c.err != nil {
 		b.drop(server, c)
 		return nil, c.err
@@ -125,7 +130,7 @@ func (b *Bridge) dial(ctx context.Context, server string) (*client.Client, []wir
 			return nil, nil, Drift{}, err
 		}
 	}
-	opts := client.Options{Transport: b.transport(x.Entry), ConnectTimeout: b.ConnectTimeout, CallTimeout: b.callTimeout()}
+	opts := client.Options{Transport: b.transport(x), ConnectTimeout: b.ConnectTimeout, CallTimeout: b.callTimeout()}
 	c, err := client.Connect(ctx, opts)
 	if err != nil {
 		return nil, nil, Drift{}, fmt.Errorf("starting MCP server %s: %w", server, loginHint(server, err))
@@ -156,9 +161,11 @@ func (b *Bridge) expand(ctx context.Context, e config.Entry) (config.Expanded, e
 		home = b.Home
 	}
 	x, err := config.ExpandVars(e, config.Sources{
-		Env:  b.lookupEnv,
-		Home: home,
-		Dir:  b.Dir,
+		Env:        b.lookupEnv,
+		Home:       home,
+		Dir:        b.Dir,
+		SecretName: vault.ClampSecretName,
+		Public:     client.Inherits,
 		Secret: func(name string) (string, bool, error) {
 			v, err := b.Store.Secret(ctx, b.Profile, vault.ClampSecretName(name))
 			if vault.IsNotFound(err) {
@@ -181,18 +188,20 @@ func (b *Bridge) expand(ctx context.Context, e config.Entry) (config.Expanded, e
 	return x, x.Err()
 }
 
-// transport is how to reach e: a stdio command, or an HTTP URL whose
+// transport is how to reach x: a stdio command, or an HTTP URL whose
 // requests carry the profile's OAuth login unless the entry sends its own
-// Authorization header.
-func (b *Bridge) transport(e config.Entry) client.Transport {
+// Authorization header. Errors name it as its consent screen did, with
+// substituted values as [env:NAME] or [secret:NAME].
+func (b *Bridge) transport(x config.Expanded) client.Transport {
+	e, hide := x.Entry, newHider(x)
 	if e.Transport == config.Stdio {
-		return client.Stdio{Command: e.Command, Args: e.Args, Env: e.Env, Dir: e.Cwd}
+		return client.Stdio{Command: e.Command, Args: e.Args, Env: e.Env, Dir: e.Cwd, Label: hide.all(argv(e))}
 	}
 	hc := b.httpClient()
 	if !hasAuthHeader(e.Headers) {
 		hc = &http.Client{Transport: &oauth.Transport{Base: hc.Transport, Tokens: b.tokens(e.Name)}}
 	}
-	return client.HTTP{URL: e.URL, Headers: e.Headers, HTTPClient: hc}
+	return client.HTTP{URL: e.URL, Headers: e.Headers, HTTPClient: hc, Label: hide.field("url", e.URL)}
 }
 
 // ErrNotConsented refuses a server whose launch changed without approval.

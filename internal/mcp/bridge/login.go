@@ -42,7 +42,7 @@ func (b *Bridge) Login(ctx context.Context, server string) (Added, error) {
 	if err := b.authorize(ctx, server, x.Entry.URL, ch, nil, ""); err != nil {
 		return Added{}, err
 	}
-	listed, err := b.verifyLogin(ctx, server, x.Entry)
+	listed, err := b.verifyLogin(ctx, server, x)
 	if err != nil {
 		return Added{}, err
 	}
@@ -81,9 +81,9 @@ func (b *Bridge) loginTarget(ctx context.Context, server string) (vault.MCPServe
 }
 
 // verifyLogin lists the tools with the new tokens.
-func (b *Bridge) verifyLogin(ctx context.Context, server string, e config.Entry) ([]wire.Tool, error) {
+func (b *Bridge) verifyLogin(ctx context.Context, server string, x config.Expanded) ([]wire.Tool, error) {
 	for attempt := 0; ; attempt++ {
-		listed, err := b.probe(ctx, e)
+		listed, err := b.probe(ctx, x)
 		if err == nil {
 			return listed, nil
 		}

@@ -7,7 +7,7 @@ import (
 )
 
 // The operations on registered servers (Add, Enable, Remove, Approve,
-// Login) each have this one owner: every door (the mcp_* tools, `tai mcp`
+// Login, SetPinPolicy) each have this one owner: every door (the mcp_* tools, `tai mcp`
 // and the REPL's /mcp) calls the method, which makes the vault write and
 // appends the audit row, so a change reads the same in the trail whoever
 // made it. Consent stays with the door: an agent tool's call was approved
@@ -23,6 +23,17 @@ func (b *Bridge) Enable(ctx context.Context, server string, on bool) error {
 		kind = vault.KindMCPEnable
 	}
 	b.audit(ctx, kind, server)
+	return nil
+}
+
+// SetPinPolicy sets what server's changed tool definitions do:
+// vault.PinStrict withholds them until approved, vault.PinNotify accepts
+// them with a notice.
+func (b *Bridge) SetPinPolicy(ctx context.Context, server, policy string) error {
+	if err := b.Store.SetMCPPinPolicy(ctx, server, policy); err != nil {
+		return err
+	}
+	b.audit(ctx, vault.KindMCPPins, server+":"+policy)
 	return nil
 }
 

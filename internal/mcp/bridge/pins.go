@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"tai/internal/mcp/wire"
@@ -71,12 +72,24 @@ func cacheOf(server string, listed []wire.Tool) []vault.MCPTool {
 // Drift is what a fresh tools/list changed against the pins.
 type Drift struct {
 	Added, Changed, Removed []string
+	// Accepted are the changed tools a server under PinNotify had pinned
+	// as they are now, each with the diff shown in its notice.
+	Accepted []PendingTool
 }
+
+// Withheld reports whether the refresh left tools awaiting approval.
+func (d Drift) Withheld() bool { return len(d.Added) > 0 || len(d.Changed) > 0 }
 
 // refresh stores a fresh tool list: removals apply silently (cache and
 // pins), while added and redefined tools enter the cache unpinned, so they
 // stay withheld until approved; a redefined tool loses its standing grants.
+// Under PinNotify a redefined tool is pinned as it is now instead, keeping
+// its grants, and reported in Drift.Accepted; added tools stay withheld.
 func (b *Bridge) refresh(ctx context.Context, server string, listed []wire.Tool) (Drift, error) {
+	srv, err := b.Store.MCPServer(ctx, server)
+	if err != nil {
+		return Drift{}, err
+	}
 	pins, err := b.Store.MCPPins(ctx, server)
 	if err != nil {
 		return Drift{}, err
@@ -105,6 +118,9 @@ func (b *Bridge) refresh(ctx context.Context, server string, listed []wire.Tool)
 		if err := b.Store.SetMCPPins(ctx, server, nil, d.Removed); err != nil {
 			return d, err
 		}
+	}
+	if len(d.Changed) > 0 && srv.PinPolicy == vault.PinNotify {
+		return d, b.acceptChanged(ctx, server, listed, pins, &d)
 	}
 	if len(d.Changed) > 0 {
 		v, err := b.current(ctx)
@@ -205,4 +221,54 @@ func (b *Bridge) Approve(ctx context.Context, server string, names ...string) ([
 
 func indent(s string) string {
 	return "  " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n  ") + "\n"
+}
+
+// acceptChanged pins the changed tools of a server under PinNotify as they
+// are now, keeping the diff against what was pinned for the notice, and
+// audits each as mcp-pin-accepted.
+func (b *Bridge) acceptChanged(ctx context.Context, server string, listed []wire.Tool, pins map[string]vault.MCPPin, d *Drift) error {
+	set := map[string]vault.MCPPin{}
+	for _, t := range listed {
+		if !slices.Contains(d.Changed, t.Name) {
+			continue
+		}
+		pin := pinFor(t)
+		set[t.Name] = pin
+		diff := textdiff.Unified("approved", "now", []byte(pins[t.Name].Definition+"\n"), []byte(pin.Definition+"\n"))
+		d.Accepted = append(d.Accepted, PendingTool{Server: server, Tool: t.Name, Kind: pendingChanged, Diff: diff})
+	}
+	if err := b.Store.SetMCPPins(ctx, server, set, nil); err != nil {
+		return err
+	}
+	for _, a := range d.Accepted {
+		_ = b.Store.Audit(context.WithoutCancel(ctx), vault.AuditEntry{Profile: b.Profile, Kind: vault.KindMCPPinAccept,
+			Subject: server + "/" + a.Tool, Digest: vault.Digest([]byte(set[a.Tool].Hash)), Outcome: vault.OutcomeOK})
+	}
+	d.Changed = nil
+	return nil
+}
+
+// driftNotice tells the person what a server's fresh tool list changed:
+// accepted definitions with their diff, and tools withheld until reviewed,
+// with the command that reviews them. Empty when nothing needs saying.
+func driftNotice(server string, d Drift) string {
+	var b strings.Builder
+	for _, a := range d.Accepted {
+		fmt.Fprintf(&b, "MCP server %s changed tool %s; accepted under its notify pin policy:\n%s", server, a.Tool, a.Diff)
+	}
+	if d.Withheld() {
+		var parts []string
+		if len(d.Added) > 0 {
+			parts = append(parts, "new: "+strings.Join(d.Added, ", "))
+		}
+		if len(d.Changed) > 0 {
+			parts = append(parts, "changed: "+strings.Join(d.Changed, ", "))
+		}
+		fmt.Fprintf(&b, "MCP server %s lists tools you have not approved (%s); they are withheld until you review them with `tai mcp tools %s --approve`",
+			server, strings.Join(parts, "; "), server)
+		if len(d.Changed) > 0 {
+			fmt.Fprintf(&b, " (a server whose definitions change on every start can be set to accept them: `tai mcp pins %s notify`)", server)
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
 }

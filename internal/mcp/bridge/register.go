@@ -28,6 +28,9 @@ type AddRequest struct {
 	Name string
 	// Enable enables the servers for the bridge's profile without asking.
 	Enable bool
+	// PinPolicy is the servers' pin policy, vault.PinStrict (the default
+	// when empty) or vault.PinNotify.
+	PinPolicy string
 }
 
 // Added reports one registered server.
@@ -45,6 +48,49 @@ type Added struct {
 	LoggedIn bool
 	Drift    Drift
 	Notes    []string
+	// Err is why the server was not stored (declined, a variable that
+	// resolves nowhere, a failed start); nothing of it was written. Why
+	// says the same in a few words, for the summary.
+	Err error
+	Why string
+}
+
+// Stored reports whether the server was registered or verified.
+func (a Added) Stored() bool { return a.Err == nil }
+
+// NotStoredError is Add's error when some servers of a paste were not
+// stored: its text is the summary of which were and which were not, and
+// why. The Added values Add returns hold each one's outcome.
+type NotStoredError struct{ Added []Added }
+
+func (e *NotStoredError) Error() string {
+	var stored, not []string
+	for _, a := range e.Added {
+		if a.Stored() {
+			stored = append(stored, a.Name)
+		} else {
+			not = append(not, a.Name+" ("+a.Why+")")
+		}
+	}
+	if len(e.Added) == 1 {
+		return e.Added[0].Err.Error()
+	}
+	msg := fmt.Sprintf("%d of %d MCP servers stored", len(stored), len(e.Added))
+	if len(stored) > 0 {
+		msg += " (" + strings.Join(stored, ", ") + ")"
+	}
+	return msg + "; not stored: " + strings.Join(not, ", ")
+}
+
+// Unwrap gives errors.Is and errors.As each failure.
+func (e *NotStoredError) Unwrap() []error {
+	var errs []error
+	for _, a := range e.Added {
+		if a.Err != nil {
+			errs = append(errs, a.Err)
+		}
+	}
+	return errs
 }
 
 // Resolver turns a GitHub repository into entries (the GitHub resolver).
@@ -52,8 +98,11 @@ type Resolver func(ctx context.Context, ref *config.GitHubRef) ([]config.Entry, 
 
 // Add normalizes req, asks consent for each server, connects to it, lists
 // its tools and stores server, tool cache, pins and enablement in one
-// transaction. A server that fails its handshake is not stored. Each server
-// stored (or verified again) is audited as mcp-add.
+// transaction. Each server of a paste has its own consent and outcome: one
+// declined, with a variable that resolves nowhere, or that fails its
+// handshake is not stored, and the others are still offered. When any was
+// not stored the error is a *NotStoredError summarizing them all. Each
+// server stored (or verified again) is audited as mcp-add.
 func (b *Bridge) Add(ctx context.Context, req AddRequest, consent RegisterConsent, resolve Resolver) ([]Added, error) {
 	entries := req.Entries
 	if entries == nil {
@@ -80,17 +129,67 @@ func (b *Bridge) Add(ctx context.Context, req AddRequest, consent RegisterConsen
 			return nil, err
 		}
 	}
+	if p := req.PinPolicy; p != "" && p != vault.PinStrict && p != vault.PinNotify {
+		return nil, fmt.Errorf("pin policy %q: want %s (withhold changed tools until approved) or %s (accept them with a notice)", p, vault.PinStrict, vault.PinNotify)
+	}
 	var out []Added
+	failed := false
 	for _, e := range entries {
-		a, err := b.register(ctx, e, req.Enable, consent)
-		if err != nil {
+		if err := ctx.Err(); err != nil {
 			return out, err
 		}
-		b.audit(ctx, vault.KindMCPAdd, a.Name)
+		a, err := b.register(ctx, e, req, consent)
+		if err != nil {
+			a = Added{Name: e.Name, Notes: e.Notes, Err: err, Why: whyNot(err)}
+			failed = true
+		} else {
+			b.audit(ctx, vault.KindMCPAdd, a.Name)
+		}
 		out = append(out, a)
+	}
+	if failed {
+		return out, &NotStoredError{Added: out}
 	}
 	return out, nil
 }
+
+// errDeclined is a registration the person declined.
+var errDeclined = errors.New("declined")
+
+// whyNot says in a few words why a server was not stored.
+func whyNot(err error) string {
+	var ce *client.ListCapError
+	var le *client.LegacySSEError
+	var me *missingError
+	switch {
+	case errors.Is(err, errDeclined):
+		return "declined"
+	case errors.As(err, &me):
+		return "missing " + strings.Join(me.names, ", ")
+	case errors.As(err, &le):
+		return "legacy HTTP+SSE server"
+	case errors.As(err, &ce):
+		return "lists past a cap"
+	case errors.As(err, &startError{}):
+		return "did not start"
+	}
+	return "refused"
+}
+
+// missingError is a registration refused because references resolve
+// nowhere.
+type missingError struct {
+	names []string
+	err   error
+}
+
+func (e *missingError) Error() string { return e.err.Error() }
+
+// startError is a registration whose server did not start or list.
+type startError struct{ err error }
+
+func (e startError) Error() string { return e.err.Error() }
+func (e startError) Unwrap() error { return e.err }
 
 // resolved runs the resolver and makes its entries what Add stores for a
 // GitHub link: renamed as asked, with source github:OWNER/REPO whatever
@@ -103,7 +202,7 @@ func resolved(ctx context.Context, resolve Resolver, gh *config.GitHubRef, name 
 	if len(entries) == 0 {
 		return nil, fmt.Errorf("github.com/%s/%s: the resolver found no server", gh.Owner, gh.Repo)
 	}
-	if err := config.Rename(entries, name); err != nil {
+	if entries, err = config.Rename(entries, name); err != nil {
 		return nil, err
 	}
 	for i := range entries {
@@ -124,7 +223,8 @@ func (b *Bridge) stored(ctx context.Context) func(string) bool {
 	}
 }
 
-func (b *Bridge) register(ctx context.Context, e config.Entry, enable bool, consent RegisterConsent) (Added, error) {
+func (b *Bridge) register(ctx context.Context, e config.Entry, req AddRequest, consent RegisterConsent) (Added, error) {
+	enable := req.Enable
 	if err := e.Validate(); err != nil {
 		return Added{}, err
 	}
@@ -133,21 +233,28 @@ func (b *Bridge) register(ctx context.Context, e config.Entry, enable bool, cons
 	}
 	x, err := b.expand(ctx, e)
 	if err != nil {
+		if len(x.Missing) > 0 {
+			return Added{}, &missingError{names: x.Missing, err: err}
+		}
 		return Added{}, err
 	}
-	ok, yes, err := consent(ctx, Describe(x, "register"), !enable)
+	c := Describe(x, "register")
+	if req.PinPolicy == vault.PinNotify {
+		c.Detail += "\npins: notify (a changed tool definition is accepted with a notice showing its diff, and audited)"
+	}
+	ok, yes, err := consent(ctx, c, !enable)
 	if err != nil {
 		return Added{}, err
 	}
 	if !ok {
-		return Added{}, fmt.Errorf("MCP server %s not registered: declined", e.Name)
+		return Added{}, fmt.Errorf("MCP server %s not registered: %w", e.Name, errDeclined)
 	}
 	enable = enable || yes
 	if e.Enabled != nil {
 		enable = *e.Enabled
 	}
 	a := Added{Name: e.Name, Notes: e.Notes}
-	listed, err := b.probe(ctx, x.Entry)
+	listed, err := b.probeFirst(ctx, x, e)
 	if isUnauthorized(err) {
 		// 401 at initialize or only at tools/list: stored without tools.
 		if hasAuthHeader(x.Entry.Headers) {
@@ -160,9 +267,11 @@ func (b *Bridge) register(ctx context.Context, e config.Entry, enable bool, cons
 	case errors.As(err, &ce):
 		return Added{}, fmt.Errorf("MCP server %s was not stored: %w", e.Name, ce)
 	case err != nil:
-		return Added{}, fmt.Errorf("MCP server %s did not start, so it was not stored: %w", e.Name, err)
+		return Added{}, startError{fmt.Errorf("MCP server %s did not start, so it was not stored: %w", e.Name, err)}
 	}
-	reg := Registration(serverOf(e, LaunchHash(x.Entry)), listed)
+	srv := serverOf(e, LaunchHash(x.Entry))
+	srv.PinPolicy = req.PinPolicy
+	reg := Registration(srv, listed)
 	if enable {
 		reg.Enable = []string{b.Profile}
 	} else {
@@ -188,8 +297,8 @@ func Registration(server vault.MCPServer, listed []wire.Tool) vault.MCPRegistrat
 }
 
 // probe connects once, lists the tools and disconnects.
-func (b *Bridge) probe(ctx context.Context, e config.Entry) ([]wire.Tool, error) {
-	return b.probeWith(ctx, b.transport(e))
+func (b *Bridge) probe(ctx context.Context, x config.Expanded) ([]wire.Tool, error) {
+	return b.probeWith(ctx, b.transport(x))
 }
 
 func (b *Bridge) probeWith(ctx context.Context, t client.Transport) ([]wire.Tool, error) {

@@ -7,6 +7,7 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -29,6 +30,9 @@ type Options struct {
 	// ConnectTimeout bounds spawn or dial plus handshake; zero means
 	// wire.ConnectTimeout (MCP_CONNECT_TIMEOUT).
 	ConnectTimeout time.Duration
+	// ConnectCap names ConnectTimeout in errors; empty means
+	// MCP_CONNECT_TIMEOUT.
+	ConnectCap string
 	// CallTimeout bounds each request after the handshake; zero means
 	// wire.CallTimeout (MCP_CALL_TIMEOUT).
 	CallTimeout time.Duration
@@ -80,7 +84,7 @@ func Connect(ctx context.Context, opts Options) (*Client, error) {
 	}
 	c.stopCtx, c.stop = context.WithCancel(context.Background())
 	ctx, cancel := context.WithTimeoutCause(ctx, connectTimeout,
-		&TimeoutError{Method: "connect", After: connectTimeout, Cap: "MCP_CONNECT_TIMEOUT"})
+		&TimeoutError{Method: "connect", After: connectTimeout, Cap: cmp.Or(opts.ConnectCap, "MCP_CONNECT_TIMEOUT")})
 	defer cancel()
 	t, err := opts.Transport.dial(ctx, c, c.log)
 	if err != nil {
@@ -91,7 +95,7 @@ func Connect(ctx context.Context, opts Options) (*Client, error) {
 	t.start()
 	if err := c.hs.open(ctx, c); err != nil {
 		c.Close()
-		return nil, fmt.Errorf("connecting to mcp server %s: %w%s", c.name, err, c.stderrHint())
+		return nil, fmt.Errorf("connecting to mcp server %s: %w%s", c.name, err, c.stderrHint(err))
 	}
 	return c, nil
 }
@@ -130,12 +134,14 @@ func (c *Client) Close() error {
 	return c.closeErr
 }
 
-// stderrHint quotes the last line of the server's stderr for an error.
-func (c *Client) stderrHint() string {
-	if line := c.log.lastLine(); line != "" {
-		return "; its stderr ends: " + wire.Printable(line, 300)
+// stderrHint quotes the end of the server's stderr for err, unless err
+// already does (a server that exited says so with its stderr).
+func (c *Client) stderrHint(err error) string {
+	var le *lostError
+	if errors.As(err, &le) {
+		return ""
 	}
-	return ""
+	return c.log.quote()
 }
 
 // request sends one request and waits for its response, decoding a result

@@ -65,6 +65,12 @@ func childEnv(environ []string, extra map[string]string, goos string) []string {
 	return env
 }
 
+// Inherits reports whether a stdio server on this system receives tai's
+// variable name without its entry naming it (proxies aside).
+func Inherits(name string) bool {
+	return !isProxy(name) && passes(name, "", runtime.GOOS)
+}
+
 // passes reports whether tai's variable k=v reaches a server unasked.
 func passes(k, v string, goos string) bool {
 	// An exported shell function (bash's "() {" values) is code, not a

@@ -20,7 +20,7 @@ var ErrLost = errors.New("mcp server connection lost")
 type TimeoutError struct {
 	Method string
 	After  time.Duration
-	Cap    string // MCP_CALL_TIMEOUT or MCP_CONNECT_TIMEOUT
+	Cap    string // MCP_CALL_TIMEOUT, MCP_CONNECT_TIMEOUT or the connect cap given
 }
 
 func (e *TimeoutError) Error() string {

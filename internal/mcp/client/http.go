@@ -16,8 +16,10 @@ import (
 )
 
 // HTTP reaches a server over Streamable HTTP (McpHttpTransport): one POST
-// per message, the reply a JSON message or an event stream. tai never
-// sends GET or DELETE; a session ends by dropping its id.
+// per message, the reply a JSON message or an event stream. tai sends no
+// DELETE, and a GET only to tell a legacy HTTP+SSE server apart when its
+// initialize POST was refused with 404 or 405; a session ends by dropping
+// its id.
 type HTTP struct {
 	URL string
 	// Headers go on every POST (Authorization, API keys …).
@@ -27,11 +29,19 @@ type HTTP struct {
 	// Whatever its redirect policy, the connection follows redirect.Check:
 	// redirects within the URL's origin only.
 	HTTPClient *http.Client
+	// Label names the server in errors instead of the URL, as
+	// [Stdio.Label] does; its query is dropped too.
+	Label string
 }
 
-// String returns the URL without its query, which may hold secrets.
+// String returns the URL (or Label) without its query, which may hold
+// secrets.
 func (h HTTP) String() string {
-	u, err := url.Parse(h.URL)
+	shown := h.URL
+	if h.Label != "" {
+		shown = h.Label
+	}
+	u, err := url.Parse(shown)
 	if err != nil {
 		return "(invalid url)"
 	}
@@ -179,7 +189,12 @@ func (t *httpTransport) post(ctx context.Context, m *wire.Message, body []byte) 
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return session, httpError(resp)
+		err := httpError(resp)
+		if m.Method == wire.MethodInitialize && (resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusMethodNotAllowed) &&
+			t.servesEventStream(ctx) {
+			return session, &LegacySSEError{URL: HTTP{URL: t.url}.String(), Err: err}
+		}
+		return session, err
 	}
 	if id := resp.Header.Get(headerSession); id != "" && m.Method == wire.MethodInitialize {
 		t.mu.Lock()
@@ -217,4 +232,48 @@ func mediaType(resp *http.Response) string {
 		return ""
 	}
 	return mt
+}
+
+// LegacySSEError is the failure of a URL that refuses the initialize POST
+// but serves an event stream on GET: a server of the legacy HTTP+SSE
+// transport (protocol 2024-11-05), which tai does not implement.
+type LegacySSEError struct {
+	URL string
+	Err error // the POST's *wire.HTTPError
+}
+
+func (e *LegacySSEError) Error() string {
+	refused := e.Err.Error()
+	var he *wire.HTTPError
+	if errors.As(e.Err, &he) {
+		refused = fmt.Sprintf("http %d", he.Status) // its body is the server's error page
+	}
+	return fmt.Sprintf("%s is a legacy HTTP+SSE server (it refused the POST with %s and serves an event stream on GET); "+
+		"tai speaks only Streamable HTTP: use the server's Streamable HTTP URL if it has one, "+
+		"or run a bridge such as mcp-remote as a stdio server: tai mcp add NAME -- npx -y mcp-remote %s --transport sse-only",
+		e.URL, refused, e.URL)
+}
+
+func (e *LegacySSEError) Unwrap() error { return e.Err }
+
+// servesEventStream asks, after a POST was refused, whether the URL answers
+// a GET with an event stream, as a legacy HTTP+SSE endpoint does. Only the
+// status and headers are read; the stream is closed at once.
+func (t *httpTransport) servesEventStream(ctx context.Context) bool {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.url, nil)
+	if err != nil {
+		return false
+	}
+	for k, v := range t.headers {
+		req.Header.Set(k, v)
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := t.hc.Do(req)
+	if err != nil {
+		return false
+	}
+	defer resp.Body.Close()
+	return resp.StatusCode == http.StatusOK && mediaType(resp) == "text/event-stream"
 }

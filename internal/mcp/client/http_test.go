@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
@@ -331,5 +332,43 @@ func TestHTTP_CloseCutsCallsInFlight(t *testing.T) {
 	}()
 	if _, err := c.CallTool(context.Background(), "echo", nil); !errors.Is(err, ErrClosed) {
 		t.Fatalf("got %v, want ErrClosed", err)
+	}
+}
+
+// A legacy HTTP+SSE server (protocol 2024-11-05) serves its stream on GET
+// and takes messages on another path, so its stream URL refuses a POST
+// with 404, as Express does for a route it lacks. The error says what the
+// server is and the way through.
+func TestHTTP_LegacySSEServerIsNamed(t *testing.T) {
+	checkLeaks(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet || r.URL.Path != "/sse" {
+			http.Error(w, "Cannot "+r.Method+" "+r.URL.Path, http.StatusNotFound)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "event: endpoint\ndata: /messages?sessionId=1\n\n")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	_, err := Connect(context.Background(), Options{Transport: HTTP{URL: srv.URL + "/sse"}})
+	var le *LegacySSEError
+	if !errors.As(err, &le) {
+		t.Fatalf("got %v, want a LegacySSEError", err)
+	}
+	var he *wire.HTTPError
+	if !errors.As(err, &he) || he.Status != http.StatusNotFound {
+		t.Errorf("the POST's 404 is not kept: %v", err)
+	}
+	for _, want := range []string{"legacy HTTP+SSE", "mcp-remote", "Streamable HTTP"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q: %v", want, err)
+		}
+	}
+	// A plain 404 (no stream on GET) stays a plain HTTP error.
+	_, err = Connect(context.Background(), Options{Transport: HTTP{URL: srv.URL + "/nothing"}})
+	if errors.As(err, &le) || !errors.As(err, &he) || he.Status != http.StatusNotFound {
+		t.Errorf("a plain 404: %v", err)
 	}
 }

@@ -45,13 +45,3 @@ func childProcesses() []int {
 	}
 	return kids
 }
-
-// alive reports whether pid runs (exists and is not a zombie).
-func alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	i := bytes.LastIndexByte(b, ')')
-	return i >= 0 && i+2 < len(b) && b[i+2] != 'Z'
-}

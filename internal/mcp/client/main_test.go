@@ -75,7 +75,7 @@ func runStdioFake(script string) {
 		}
 		child := exec.Command(os.Args[0])
 		child.Env = append(os.Environ(), fakeEnv+"=sleeper")
-		child.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		child.SysProcAttr = detachedAttr()
 		child.Start()
 		fmt.Fprintf(os.Stderr, "detached %d\n", child.Process.Pid)
 	case "sleeper":

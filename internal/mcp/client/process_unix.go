@@ -11,10 +11,20 @@ import (
 	"tai/internal/reaper"
 )
 
-// ownProcessGroup puts the child in a new process group, so shutdown also
-// reaches what it spawned (npx starts a shell that starts node).
-func ownProcessGroup(cmd *exec.Cmd) {
+// processTree records whether the server runs under a watcher.
+type processTree struct {
+	// watched is set when cmd is the watcher (package reaper) running the
+	// server, which then ends the server's whole tree itself.
+	watched bool
+}
+
+// startTree starts cmd in a new process group, so shutdown also reaches
+// what it spawned (npx starts a shell that starts node), under a watcher
+// where there is one.
+func startTree(cmd *exec.Cmd, grace time.Duration) (processTree, error) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	watched := reaper.Wrap(cmd, grace)
+	return processTree{watched}, cmd.Start()
 }
 
 // close shuts the child down: close stdin and wait, then SIGTERM the group
@@ -31,7 +41,7 @@ func (t *stdioTransport) close() error {
 		pgid := t.cmd.Process.Pid
 		if !t.exitedWithin(t.grace) {
 			wait := t.grace
-			if t.watched {
+			if t.tree.watched {
 				reaper.Stop(pgid)
 				wait = 2*t.grace + time.Second // its own grace, then its kill rounds
 			} else {
@@ -56,15 +66,4 @@ func (t *stdioTransport) close() error {
 		t.wg.Wait()
 	})
 	return nil
-}
-
-func (t *stdioTransport) exitedWithin(d time.Duration) bool {
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-t.exited:
-		return true
-	case <-timer.C:
-		return false
-	}
 }

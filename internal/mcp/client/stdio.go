@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"tai/internal/mcp/wire"
-	"tai/internal/reaper"
 )
 
 // shutdownGrace is how long Close waits after closing stdin, and again
@@ -24,8 +23,9 @@ var maxBodyText = fmt.Sprintf("%dMiB (MCP_HTTP_MAX_BODY)", wire.HTTPMaxBody>>20)
 // Stdio runs a server as a child process speaking newline-delimited
 // JSON-RPC on its stdin and stdout (McpStdioTransport). The child's
 // environment is a few of tai's variables (see [InheritedEnv]) plus Env.
-// On Linux it runs under a watcher (package reaper), so that whatever it
-// starts, detached or not, ends with it.
+// On Linux it runs under a watcher (package reaper), on Windows in a Job
+// Object (package jobobject), so that whatever it starts, detached or
+// not, ends with it.
 type Stdio struct {
 	Command string
 	Args    []string
@@ -34,12 +34,19 @@ type Stdio struct {
 	Env map[string]string
 	// Dir is the working directory; empty means tai's.
 	Dir string
+	// Label names the server in errors instead of the command line, which
+	// may hold substituted secrets; the bridge passes the line its consent
+	// screen showed ([env:NAME] and [secret:NAME] in their place).
+	Label string
 
 	grace time.Duration // shutdownGrace unless a test shortens it
 }
 
 // String returns the command line, quoted where needed and printable.
 func (s Stdio) String() string {
+	if s.Label != "" {
+		return wire.Printable(s.Label, 200)
+	}
 	parts := []string{quoteArg(s.Command)}
 	for _, a := range s.Args {
 		parts = append(parts, quoteArg(a))
@@ -62,11 +69,9 @@ type stdioTransport struct {
 	stdout *os.File
 	stderr *os.File
 	grace  time.Duration
-	// watched is set when cmd is the watcher (package reaper) running the
-	// server, which then ends the server's whole tree itself.
-	watched bool
-	log     *tail
-	peer    peer
+	tree   processTree // how the server's whole process tree is ended
+	log    *tail
+	peer   peer
 
 	wmu sync.Mutex // one message at a time on stdin
 
@@ -103,9 +108,7 @@ func (s Stdio) dial(ctx context.Context, p peer, log *tail) (transport, error) {
 	if grace == 0 {
 		grace = shutdownGrace
 	}
-	ownProcessGroup(cmd)
-	watched := reaper.Wrap(cmd, grace)
-	err := cmd.Start()
+	tree, err := startTree(cmd, grace)
 	closeAll([]*os.File{files[0], files[3], files[5]}) // the child's ends
 	if err != nil {
 		closeAll([]*os.File{files[1], files[2], files[4]})
@@ -113,13 +116,25 @@ func (s Stdio) dial(ctx context.Context, p peer, log *tail) (transport, error) {
 	}
 	t := &stdioTransport{
 		cmd: cmd, stdin: files[1], stdout: files[2], stderr: files[4],
-		grace: grace, watched: watched, log: log, peer: p,
+		grace: grace, tree: tree, log: log, peer: p,
 		exited: make(chan struct{}), drained: make(chan struct{}), lostCh: make(chan struct{}),
 	}
 	t.wg.Add(2)
 	go t.wait()
 	go t.drain()
 	return t, nil
+}
+
+// exitedWithin reports whether the server exits within d.
+func (t *stdioTransport) exitedWithin(d time.Duration) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-t.exited:
+		return true
+	case <-timer.C:
+		return false
+	}
 }
 
 func (t *stdioTransport) start() {
@@ -218,14 +233,11 @@ func (t *stdioTransport) exitReason() error {
 	if t.waitErr != nil {
 		status = "exited (" + t.waitErr.Error() + ")"
 	}
-	msg := fmt.Sprintf("%v: the server %s", ErrLost, status)
-	if line := t.log.lastLine(); line != "" {
-		msg += "; its stderr ends: " + wire.Printable(line, 300)
-	}
-	return &lostError{msg}
+	return &lostError{fmt.Sprintf("%v: the server %s%s", ErrLost, status, t.log.quote())}
 }
 
-// lostError wraps ErrLost with a message of its own.
+// lostError wraps ErrLost with a message of its own, which already quotes
+// the server's stderr.
 type lostError struct{ msg string }
 
 func (e *lostError) Error() string { return e.msg }

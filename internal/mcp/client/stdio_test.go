@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -354,7 +354,7 @@ func waitGone(t *testing.T, pid int, what string) {
 	t.Helper()
 	for deadline := time.Now().Add(5 * time.Second); alive(pid); time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			syscall.Kill(pid, syscall.SIGKILL)
+			killPid(pid)
 			t.Fatalf("%s %d outlived Close by 5s", what, pid)
 		}
 	}
@@ -423,4 +423,54 @@ func fakeEnviron(t *testing.T, s Stdio) string {
 		t.Fatal(err)
 	}
 	return res.Text()
+}
+
+// npm ends every failure with a pointer to its log file; the line that says
+// what went wrong comes before it. The error quotes the last meaningful
+// lines, once.
+func TestStdio_ExitBeforeHandshakeQuotesStderrOnce(t *testing.T) {
+	script := `printf '%s\n' 'npm error code ENOENT' ` +
+		`'npm error npx canceled due to missing packages and no YES option: ["left-pad@1.3.0"]' ` +
+		`'npm error' 'npm error A complete log of this run can be found in: /root/.npm/_logs/x-debug-0.log' >&2; exit 1`
+	path := filepath.Join(t.TempDir(), "npx-like")
+	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Connect(context.Background(), Options{Transport: Stdio{Command: path}})
+	if err == nil {
+		t.Fatal("a server that exits connected")
+	}
+	msg := err.Error()
+	if n := strings.Count(msg, "its stderr ends"); n != 1 {
+		t.Errorf("stderr quoted %d times, want once: %s", n, msg)
+	}
+	if !strings.Contains(msg, "npx canceled due to missing packages and no YES option") || !strings.Contains(msg, "npm error code ENOENT") {
+		t.Errorf("the cause is not quoted: %s", msg)
+	}
+	if strings.Contains(msg, "A complete log") {
+		t.Errorf("npm's log pointer is quoted: %s", msg)
+	}
+}
+
+// A Node.js crash ends with its stack, the error object's fields and the
+// runtime's version: the quote keeps the error line.
+func TestTail_NodeCrashQuotesTheError(t *testing.T) {
+	var tl tail
+	tl.Write([]byte(`node:internal/modules/cjs/loader:1228
+  throw err;
+  ^
+
+Error: Cannot find module '/nonexistent/server/dist/index.js'
+    at Module._resolveFilename (node:internal/modules/cjs/loader:1225:15)
+    at node:internal/main/run_main_module:28:49 {
+  code: 'MODULE_NOT_FOUND',
+  requireStack: []
+}
+
+Node.js v20.20.2
+`))
+	want := "; its stderr ends: Error: Cannot find module '/nonexistent/server/dist/index.js' | code: 'MODULE_NOT_FOUND', | requireStack: []"
+	if got := tl.quote(); got != want {
+		t.Errorf("quote:\n got %s\nwant %s", got, want)
+	}
 }

@@ -1,10 +1,13 @@
 package client
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
+	"tai/internal/lazyre"
+	"tai/internal/mcp/wire"
 	"tai/internal/textsafe"
 )
 
@@ -54,11 +57,44 @@ func (t *tail) String() string {
 	return textsafe.Clean(s)
 }
 
-// lastLine returns the last non-empty line, for quoting in an error.
-func (t *tail) lastLine() string {
-	s := strings.TrimRight(t.String(), "\n ")
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		s = s[i+1:]
+// quotedLines is how many meaningful stderr lines an error quotes.
+const quotedLines = 3
+
+// lastLines returns up to n of the last meaningful lines, oldest first.
+// Left out, since they would hide the line that says what went wrong:
+// blank lines, a package runner's pointer to its own log file (npm's "A
+// complete log of this run can be found in …", which ends every npm
+// failure), stack frames, lines of brackets alone, and the runtime's
+// version banner that ends a Node.js crash.
+func (t *tail) lastLines(n int) []string {
+	lines := strings.Split(t.String(), "\n")
+	var out []string
+	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
+		line := strings.TrimSpace(lines[i])
+		if line == "" || noise(line) {
+			continue
+		}
+		out = append(out, line)
 	}
-	return s
+	slices.Reverse(out)
+	return out
+}
+
+// noiseLine matches lines that say nothing about why a server failed.
+var noiseLine = lazyre.New(`A complete log of this run can be found in|npm error Log files were not written|` +
+	`^(npm error|npm ERR!)$|^at \S.*(:\d+\)?|\((native|<anonymous>)\))( \{)?$|^[\s\[\]{}()^~,;]*$|^Node\.js v\d+\.\d+\.\d+$`)
+
+func noise(line string) bool { return noiseLine.MatchString(line) }
+
+// quote is the end of stderr as an error quotes it, once: the last few
+// meaningful lines joined with " | ", or "" when there are none.
+func (t *tail) quote() string {
+	lines := t.lastLines(quotedLines)
+	if len(lines) == 0 {
+		return ""
+	}
+	for i, l := range lines {
+		lines[i] = wire.Printable(l, 300)
+	}
+	return "; its stderr ends: " + strings.Join(lines, " | ")
 }

@@ -142,10 +142,15 @@ func TestNormalize_TooLarge(t *testing.T) {
 	}
 }
 
+// A name given with a paste of several servers selects among them.
 func TestNormalize_NameForSeveralServers(t *testing.T) {
 	_, err := Normalize(readTestdata(t, "vscode.json"), Options{Name: "mine"})
-	want := "a name was given, but the config holds 3 servers (Perplexity, fetch, my-remote-server): drop the name or paste one server"
+	want := "the config holds 3 servers (Perplexity, fetch, my-remote-server) and none is named mine: give one of those names, several separated by commas, or none for all"
 	if err == nil || err.Error() != want {
 		t.Fatalf("err = %v\nwant  %s", err, want)
+	}
+	got, err := Normalize(readTestdata(t, "vscode.json"), Options{Name: "my-remote-server, fetch"})
+	if err != nil || len(got) != 2 || got[0].Name != "fetch" || got[1].Name != "my-remote-server" {
+		t.Fatalf("selecting two: %v %+v", err, got)
 	}
 }

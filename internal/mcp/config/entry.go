@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Transports of an [Entry].
@@ -45,7 +46,11 @@ type Entry struct {
 	// Enabled is the config's own enabled/disabled flag, nil when it has
 	// none. The caller applies it to the registering profile only.
 	Enabled *bool
-	Source  string
+	// StartupTimeout is a pasted startup_timeout_sec or startup_timeout_ms
+	// (Codex): how long the first start at registration may take, when
+	// longer than tai's own allowance. Not stored.
+	StartupTimeout time.Duration
+	Source         string
 	// Notes are warnings to show the person at consent: ignored keys,
 	// derived names, transport repairs. Never instructions.
 	Notes []string

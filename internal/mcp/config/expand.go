@@ -40,6 +40,13 @@ type Sources struct {
 	// id) and should clamp it onto SECRET_RE (vault.ClampSecretName). An
 	// error, such as a sealed vault, stops the expansion.
 	Secret func(name string) (value string, ok bool, err error)
+	// Public reports variables every server receives anyway (HOME, PATH,
+	// USER …): their values in arguments are shown as they are, not masked
+	// as secrets. Nil means none.
+	Public func(name string) bool
+	// SecretName is the vault name Secret looks name up under, for the
+	// messages that say what to store; nil means name itself.
+	SecretName func(name string) string
 	// Home answers ${userHome}; Dir answers ${workspaceFolder} and
 	// ${workspaceFolderBasename}. Empty leaves those names to Env and Secret.
 	Home, Dir string
@@ -56,9 +63,14 @@ type Expanded struct {
 	Entry Entry
 	// Refs lists every reference in the order the entry first makes it.
 	Refs []Ref
-	// Secrets holds substituted values by name, for redaction: every value
-	// from the vault, and every value from the environment that went into
-	// env, headers or the url (docs/host.md §2). Defaults are not secrets.
+	// Secrets holds substituted values by name, for redaction and for
+	// consent screens and errors, which show them as [secret:NAME] or
+	// [env:NAME]: every value from the vault, and every value from the
+	// environment that went into env, headers or the url (docs/host.md §2) or
+	// into an argument (--api-key ${KEY}), unless every server receives
+	// that variable anyway (Sources.Public). The program itself and the
+	// working directory are shown as they expand: they say what runs.
+	// Defaults are not secrets.
 	Secrets map[string]string
 	// Missing lists, as written, the references that resolved nowhere.
 	// When it is not empty the server must not be spawned or dialled.
@@ -68,12 +80,13 @@ type Expanded struct {
 }
 
 // Err is nil when every reference resolved, else one line naming what is
-// missing, for refusing the spawn or connect.
+// missing and where each must be supplied (an ${input:ID} only in the
+// vault), for refusing the spawn or connect.
 func (x *Expanded) Err() error {
 	if len(x.Missing) == 0 {
 		return nil
 	}
-	return fmt.Errorf("server %s needs %s, which resolve nowhere: set them in the environment or store them with tai secret set NAME", x.Entry.Name, strings.Join(x.Missing, ", "))
+	return fmt.Errorf("server %s cannot start: %s", x.Entry.Name, strings.Join(x.Warnings, "; "))
 }
 
 // ExpandVars substitutes the references in e's command, args, env values,
@@ -102,7 +115,7 @@ func ExpandVars(e Entry, src Sources) (Expanded, error) {
 				failed = err
 				return s
 			}
-			x.record(sg.ref, origin, label, v, seen)
+			x.record(sg.ref, origin, label, v, seen, src)
 			if origin == Unresolved {
 				v = sg.ref.canonical()
 			}
@@ -123,7 +136,7 @@ func ExpandVars(e Entry, src Sources) (Expanded, error) {
 }
 
 // record notes one occurrence of r in the field label.
-func (x *Expanded) record(r *ref, origin Origin, label, value string, seen map[string]int) {
+func (x *Expanded) record(r *ref, origin Origin, label, value string, seen map[string]int, src Sources) {
 	text := r.canonical()
 	if i, ok := seen[text]; ok {
 		if !slices.Contains(x.Refs[i].Fields, label) {
@@ -134,24 +147,30 @@ func (x *Expanded) record(r *ref, origin Origin, label, value string, seen map[s
 		x.Refs = append(x.Refs, Ref{Text: text, Name: r.name, Origin: origin, Fields: []string{label}})
 		if origin == Unresolved {
 			x.Missing = append(x.Missing, printable(text))
-			x.Warnings = append(x.Warnings, missingWarning(r))
+			x.Warnings = append(x.Warnings, missingWarning(r, src.SecretName))
 		}
 	}
+	carried := label == "url" || strings.HasPrefix(label, "env.") || strings.HasPrefix(label, "headers.")
+	arg := strings.HasPrefix(label, "args[")
 	sensitive := origin == FromSecret || origin == FromEnvironment &&
-		(label == "url" || strings.HasPrefix(label, "env.") || strings.HasPrefix(label, "headers."))
+		(carried || arg && (src.Public == nil || !src.Public(r.name)))
 	if sensitive && value != "" {
 		x.Secrets[r.name] = value
 	}
 }
 
-func missingWarning(r *ref) string {
+func missingWarning(r *ref, secretName func(string) string) string {
+	stored := r.name
+	if secretName != nil {
+		stored = secretName(r.name)
+	}
 	switch r.kind {
 	case refInput:
-		return fmt.Sprintf("%s: no vault secret %s; store it with tai secret set %s", printable(r.canonical()), shown(r.name), shown(r.name))
+		return fmt.Sprintf("%s: no vault secret %s; store it with tai secret set %s", printable(r.canonical()), shown(stored), shown(stored))
 	case refUnsupported:
 		return fmt.Sprintf("%s is not a reference tai expands: write ${NAME}, ${NAME:-default} or ${input:ID}, or $${ for a literal ${", printable(r.text))
 	}
-	return fmt.Sprintf("%s is not set in the environment or the vault: export it or store it with tai secret set %s", printable(r.canonical()), r.name)
+	return fmt.Sprintf("%s is not set in the environment or the vault: export it or store it with tai secret set %s", printable(r.canonical()), shown(stored))
 }
 
 func (src Sources) withDefaults() Sources {

@@ -70,7 +70,9 @@ func TestExpandVars_MissingInputRefusesTheSpawn(t *testing.T) {
 	if diff := cmp.Diff(wantWarn, x.Warnings); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
-	want := "server perplexity needs ${input:perplexity-key}, which resolve nowhere: set them in the environment or store them with tai secret set NAME"
+	// An input is read from the vault only: the error names the secret to
+	// store, not the environment.
+	want := "server perplexity cannot start: ${input:perplexity-key}: no vault secret perplexity-key; store it with tai secret set perplexity-key"
 	if err := x.Err(); err == nil || err.Error() != want {
 		t.Errorf("Err() = %v\nwant    %s", err, want)
 	}
@@ -260,5 +262,23 @@ func TestExpandVars_UncarriableValues(t *testing.T) {
 		if err != nil && (strings.Contains(err.Error(), "abc") || strings.Contains(err.Error(), "/etc")) {
 			t.Errorf("the error quotes a substituted value: %v", err)
 		}
+	}
+}
+
+// A key substituted from the environment into the command line (Context7's
+// `--api-key ${CTX7_KEY}` for Cursor) is a secret like one in env: consent
+// screens and errors mask it. A variable every server inherits anyway
+// (HOME) is shown as it is there.
+func TestExpandVars_EnvironmentIntoArgsIsSecret(t *testing.T) {
+	e := Entry{Name: "context7", Transport: Stdio, Command: "npx",
+		Args: []string{"-y", "@upstash/context7-mcp", "--api-key", "${CTX7_KEY}", "--root", "${HOME}"}}
+	src := sources(map[string]string{"HOME": "/home/ann", "CTX7_KEY": "ctx7sk-live-123"}, nil)
+	src.Public = func(n string) bool { return n == "HOME" }
+	x, err := ExpandVars(e, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]string{"CTX7_KEY": "ctx7sk-live-123"}, x.Secrets); diff != "" {
+		t.Errorf("secrets (-want +got):\n%s", diff)
 	}
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -10,7 +11,7 @@ import (
 // Cursor, Claude Code, Gemini CLI, Windsurf), a servers wrapper (VS Code's
 // mcp.json, or "mcp": {"servers": …} in its settings.json), one bare
 // server, or a map of servers with no wrapper at all.
-func fromJSON(text string, shift int) ([]Entry, error) {
+func fromJSON(text string, shift int, opts Options) ([]Entry, error) {
 	doc, err := decodeJSON(text, shift)
 	if err != nil {
 		return nil, err
@@ -23,10 +24,19 @@ func fromJSON(text string, shift int) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
+	local, err := claudeCodeProjects(doc, opts.Project)
+	if err != nil {
+		return nil, err
+	}
 	var entries []Entry
 	switch {
-	case len(groups) > 0:
+	case len(groups) > 0 || len(local) > 0:
 		entries, err = fromGroups(groups)
+		if err == nil {
+			var more []Entry
+			more, err = fromClaudeCodeProjects(local)
+			entries = append(entries, more...)
+		}
 	case isServer(doc):
 		entries, err = fromBare(doc)
 	case len(doc) == 0:
@@ -42,8 +52,12 @@ func fromJSON(text string, shift int) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
+	gemini := opts.Host == HostGemini || geminiShaped(doc, groups)
 	for i := range entries {
 		noteInputs(&entries[i], inputs)
+		if gemini {
+			geminiVars(&entries[i])
+		}
 	}
 	return entries, nil
 }
@@ -147,6 +161,10 @@ func allServers(doc map[string]any) bool {
 	return true
 }
 
+// ErrUnknownShape is wrapped by the error for JSON that holds no servers
+// tai can find, such as a host's settings file with no MCP section.
+var ErrUnknownShape = errors.New("unknown config shape")
+
 func unknownShape(doc map[string]any) error {
-	return fmt.Errorf("unknown config shape: found %s; expected \"mcpServers\", \"servers\", or one server with \"command\" or \"url\"", listKeys(doc))
+	return fmt.Errorf("%w: found %s; expected \"mcpServers\", \"servers\", or one server with \"command\" or \"url\"", ErrUnknownShape, listKeys(doc))
 }

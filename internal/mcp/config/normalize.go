@@ -21,7 +21,20 @@ type Options struct {
 	// Stored reports whether a server of this name is registered, so that
 	// a bare name can be recognised. Nil means none is.
 	Stored func(name string) bool
+	// Host names the client whose file the input is, when the caller knows
+	// (tai mcp import): HostGemini expands $NAME inside strings as Gemini
+	// CLI does. Empty means tell from the keys: a JSON paste with one of
+	// Gemini CLI's own keys (httpUrl, includeTools, excludeTools, trust)
+	// is Gemini's.
+	Host string
+	// Project is the directory whose Claude Code local scope to read from
+	// Claude Code's ~/.claude.json (projects.<path>.mcpServers), beside its
+	// user scope (the top-level mcpServers). Empty reads every project's.
+	Project string
 }
+
+// HostGemini is Options.Host for Gemini CLI's settings.json.
+const HostGemini = "gemini"
 
 // StoredRef is the error Normalize returns for the bare name of a
 // registered server: the caller resolves it from the vault.
@@ -51,7 +64,7 @@ func Normalize(input string, opts Options) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := rename(entries, opts.Name); err != nil {
+	if entries, err = rename(entries, opts.Name); err != nil {
 		return nil, err
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name < entries[j].Name })
@@ -67,10 +80,10 @@ func Normalize(input string, opts Options) ([]Entry, error) {
 func parse(text string, opts Options) ([]Entry, error) {
 	switch {
 	case text[0] == '{' || strings.HasPrefix(text, "//") || strings.HasPrefix(text, "/*"):
-		return fromJSON(text, 0) // VS Code's and Cursor's examples open with a comment
+		return fromJSON(text, 0, opts) // VS Code's and Cursor's examples open with a comment
 	case text[0] == '"':
 		// A fragment copied out of a larger file: "name": {...}
-		return fromJSON("{"+text+"}", 1)
+		return fromJSON("{"+text+"}", 1, opts)
 	case text[0] == '[' && looksLikeJSONArray(text):
 		return nil, errors.New("a JSON list is not a config: paste an object with mcpServers or servers")
 	}
@@ -118,22 +131,20 @@ func fromWord(text string, opts Options) ([]Entry, error) {
 	return nil, errUnrecognised
 }
 
-// Rename gives the one entry of entries a name a person chose, as
-// [Options.Name] does for a paste: notes about a derived name are dropped,
-// and more than one entry is an error.
-func Rename(entries []Entry, name string) error { return rename(entries, name) }
+// Rename applies a name a person chose to entries, as [Options.Name] does
+// for a paste: the one entry is renamed (notes about a derived name are
+// dropped); among several, the name selects, and may list several names
+// separated by commas.
+func Rename(entries []Entry, name string) ([]Entry, error) { return rename(entries, name) }
 
-// rename applies Options.Name, which only makes sense for one server.
-func rename(entries []Entry, name string) error {
+// rename applies Options.Name: it renames a single server, and selects
+// among several, returning the entries kept.
+func rename(entries []Entry, name string) ([]Entry, error) {
 	if name == "" {
-		return nil
+		return entries, nil
 	}
 	if len(entries) != 1 {
-		names := make([]string, len(entries))
-		for i, e := range entries {
-			names[i] = e.Name
-		}
-		return fmt.Errorf("a name was given, but the config holds %d servers (%s): drop the name or paste one server", len(entries), strings.Join(names, ", "))
+		return selectNamed(entries, name)
 	}
 	e := &entries[0]
 	var notes []string
@@ -143,7 +154,31 @@ func rename(entries []Entry, name string) error {
 		}
 	}
 	e.Notes = notes
-	return setName(e, name)
+	return entries, setName(e, name)
+}
+
+// selectNamed keeps the entries named in list (comma-separated), in the
+// order of entries; a name that matches none is an error listing them.
+func selectNamed(entries []Entry, list string) ([]Entry, error) {
+	var kept []Entry
+	for _, want := range strings.Split(list, ",") {
+		want = strings.TrimSpace(want)
+		found := false
+		for _, e := range entries {
+			if e.Name == want {
+				kept, found = append(kept, e), true
+			}
+		}
+		if !found {
+			names := make([]string, len(entries))
+			for i, e := range entries {
+				names[i] = e.Name
+			}
+			return nil, fmt.Errorf("the config holds %d servers (%s) and none is named %s: give one of those names, several separated by commas, or none for all",
+				len(entries), strings.Join(names, ", "), printable(want))
+		}
+	}
+	return kept, nil
 }
 
 func looksLikeJSONArray(text string) bool {

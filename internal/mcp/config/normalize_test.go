@@ -3,8 +3,10 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -12,7 +14,7 @@ import (
 func ptr[T any](v T) *T { return &v }
 
 const (
-	timeoutNote = "ignored: tai's MCP_CONNECT_TIMEOUT and MCP_CALL_TIMEOUT govern"
+	timeoutNote = "ignored: tai's MCP_CONNECT_TIMEOUT and MCP_CALL_TIMEOUT govern (Codex's startup_timeout_sec is read)"
 	envRewrite  = "${env:NAME} references rewritten as ${NAME}"
 )
 
@@ -131,8 +133,13 @@ func TestNormalize_DocumentedConfigs(t *testing.T) {
 			Allow:   []string{"search", "summarize"},
 			Deny:    []string{"search"},
 			Enabled: ptr(false),
-			Source:  SourceTOML,
-			Notes:   []string{"startup_timeout_sec, tool_timeout_sec " + timeoutNote},
+			// startup_timeout_sec lengthens the first start at registration.
+			StartupTimeout: 20 * time.Second,
+			Source:         SourceTOML,
+			Notes: []string{
+				"startup_timeout_sec: the first start at registration may take up to 20s (the most is MCP_MAX_STARTUP; tai's own allowance is used when longer)",
+				"tool_timeout_sec " + timeoutNote,
+			},
 		}}},
 		{"gemini_python.json", []Entry{{
 			Name: "pythonTools", Transport: Stdio, Command: "python",
@@ -164,6 +171,21 @@ func TestNormalize_DocumentedConfigs(t *testing.T) {
 			},
 			Source: SourceJSON,
 			Notes:  []string{"timeout " + timeoutNote},
+		}}},
+		// Gemini CLI expands $NAME anywhere in its strings; a header sent
+		// as "Bearer $TAI_MCP_KEY" would fail with a misleading 401.
+		{"gemini_http_env.json", []Entry{{
+			Name: "taiServed", Transport: HTTP, URL: "http://127.0.0.1:8765/mcp",
+			Headers: map[string]string{
+				"Authorization": "Bearer ${TAI_MCP_KEY}",
+				"X-Workspace":   "${WORKSPACE}-${USER}",
+			},
+			Source: SourceJSON,
+			Notes: []string{
+				"timeout " + timeoutNote,
+				"headers.Authorization: $TAI_MCP_KEY read as ${TAI_MCP_KEY} (Gemini CLI expands $NAME in its strings)",
+				"headers.X-Workspace: $USER read as ${USER} (Gemini CLI expands $NAME in its strings)",
+			},
 		}}},
 		{"gemini_filtered.json", []Entry{{
 			Name: "filteredServer", Transport: Stdio, Command: "python",
@@ -257,5 +279,52 @@ func TestNormalize_EveryTestdataFileIsCovered(t *testing.T) {
 		if !strings.Contains(string(src), `"`+filepath.Base(f)+`"`) {
 			t.Errorf("%s is not in a test table", f)
 		}
+	}
+}
+
+// Only Gemini CLI expands $NAME inside strings: the same header pasted in
+// another client's shape stays literal, and an import of Gemini's file
+// says so by its host even without Gemini's own keys.
+func TestNormalize_DollarNameOnlyForGemini(t *testing.T) {
+	const claude = `{"mcpServers":{"s":{"url":"https://x.example/mcp","headers":{"Authorization":"Bearer $TOKEN"}}}}`
+	es, err := Normalize(claude, Options{})
+	if err != nil || es[0].Headers["Authorization"] != "Bearer $TOKEN" {
+		t.Fatalf("claude shape: %v %+v", err, es)
+	}
+	es, err = Normalize(claude, Options{Host: HostGemini})
+	if err != nil || es[0].Headers["Authorization"] != "Bearer ${TOKEN}" {
+		t.Fatalf("gemini host: %v %+v", err, es)
+	}
+	// $ before a non-name and inside ${…} stays as written.
+	got, names := dollarVars("a$ b$1 ${X:-$Y} $$Z $A_1b")
+	if got != "a$ b$1 ${X:-$Y} $$Z ${A_1b}" || len(names) != 1 {
+		t.Errorf("dollarVars = %q %v", got, names)
+	}
+}
+
+// Claude Code keeps `claude mcp add` servers in ~/.claude.json: the user
+// scope at the top level, each project's local scope under
+// projects.<path>.mcpServers, among much other state. Both are read; a
+// project picks its own local scope.
+func TestNormalize_ClaudeCodeStateFile(t *testing.T) {
+	text := readTestdata(t, "claude_code_state.json")
+	es, err := Normalize(text, Options{Project: "/home/ann/app"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) != 2 || es[0].Name != "airtable" || es[1].Name != "context7" {
+		t.Fatalf("entries %+v", es)
+	}
+	if es[0].Env["AIRTABLE_API_KEY"] != "${AIRTABLE_API_KEY}" || !slices.Contains(es[0].Notes, "Claude Code local scope of project /home/ann/app") {
+		t.Errorf("local entry %+v", es[0])
+	}
+	es, err = Normalize(text, Options{})
+	if err != nil || len(es) != 3 || es[2].Name != "sentry" || es[2].URL != "https://mcp.sentry.dev/mcp" {
+		t.Fatalf("every project: %v %+v", err, es)
+	}
+	// Only local-scope servers, no user scope: read all the same.
+	es, err = Normalize(`{"numStartups":1,"projects":{"/p":{"mcpServers":{"x":{"command":"x-server"}}}}}`, Options{})
+	if err != nil || len(es) != 1 || es[0].Name != "x" {
+		t.Fatalf("local only: %v %+v", err, es)
 	}
 }

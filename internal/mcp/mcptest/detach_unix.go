@@ -1,4 +1,4 @@
-//go:build unix
+//go:build !windows
 
 package mcptest
 
@@ -7,13 +7,11 @@ import (
 	"syscall"
 )
 
-// detach starts a `sleep` in a session of its own, out of the server's
-// process group, as setsid(1) or a daemonizing server makes one.
-func detach() (int, error) {
+// envSleep makes the re-executed test binary sleep forever (see Main).
+const envSleep = "TAI_FAKE_SLEEP"
+
+func detached() *exec.Cmd {
 	cmd := exec.Command("sleep", "1000")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
-		return 0, err
-	}
-	return cmd.Process.Pid, nil
+	return cmd
 }

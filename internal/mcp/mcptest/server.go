@@ -26,6 +26,11 @@ const EnvServe = "TAI_FAKE_MCP"
 // inputSchema?}.
 const EnvTools = "TAI_FAKE_TOOLS"
 
+// EnvToolsFile names a file holding the tool list instead, read at each
+// start, so a test can change what a server lists without changing how it
+// is launched, as a server updated in place does.
+const EnvToolsFile = "TAI_FAKE_TOOLS_FILE"
+
 // EnvGenerated, set to "COUNT/PERPAGE", adds COUNT generated tools (gen_0,
 // gen_1 …) after the EnvTools ones, listed PERPAGE a page. Pages are made
 // as they are asked for, so a huge COUNT costs the fake nothing up front.
@@ -46,11 +51,18 @@ func Env(toolNames ...string) map[string]string {
 	return map[string]string{EnvServe: "1", EnvTools: string(b)}
 }
 
-// Main serves a Server with the tools of EnvTools and EnvGenerated on
-// stdin and stdout until stdin closes.
+// Main serves a Server with the tools of EnvTools (or EnvToolsFile) and
+// EnvGenerated on stdin and stdout until stdin closes.
 func Main() {
+	if os.Getenv(envSleep) != "" {
+		select {} // the detached sleeper on Windows, which has no sleep(1)
+	}
 	s := &Server{Generated: os.Getenv(EnvGenerated)}
-	_ = json.Unmarshal([]byte(os.Getenv(EnvTools)), &s.Tools)
+	list := []byte(os.Getenv(EnvTools))
+	if f := os.Getenv(EnvToolsFile); f != "" {
+		list, _ = os.ReadFile(f)
+	}
+	_ = json.Unmarshal(list, &s.Tools)
 	if s.Tools == nil {
 		s.Tools = []map[string]any{}
 	}
@@ -106,6 +118,7 @@ func ServeLines(s *Server, in io.Reader) {
 //	env     → the environment variable named by "name", or all of them
 //	image   → an image block and a text block
 //	detach  → the pid of a `sleep` it started in a session of its own
+//	          (on Windows a copy of itself sleeping, detached)
 //	exit    → the process exits with status 3
 //	hang    → no answer
 //	gather  → held until three are in flight, then answered in reverse
@@ -358,11 +371,11 @@ func (s *Server) answer(name string, raw json.RawMessage, args map[string]any) (
 		return map[string]any{"content": []any{map[string]any{"type": "image", "data": "aGk=", "mimeType": "image/png"},
 			map[string]any{"type": "text", "text": "caption"}}}, true
 	case "detach":
-		pid, err := detach()
-		if err != nil {
+		cmd := detached()
+		if err := cmd.Start(); err != nil {
 			return text(err.Error(), true), true
 		}
-		return text(strconv.Itoa(pid), false), true
+		return text(strconv.Itoa(cmd.Process.Pid), false), true
 	}
 	return nil, false
 }

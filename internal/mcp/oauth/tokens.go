@@ -115,6 +115,15 @@ func (s Stored) meta() map[string]string {
 	return m
 }
 
+// HasRefresh reports whether a refresh token is stored beside the login.
+func (t *Tokens) HasRefresh(ctx context.Context) (bool, error) {
+	_, err := t.Store.Secret(ctx, t.Profile, namesOf(t.Server).refresh)
+	if vault.IsNotFound(err) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
 // Save stores a completed login, replacing any earlier one.
 func (t *Tokens) Save(ctx context.Context, g Grant) error {
 	n := namesOf(t.Server)

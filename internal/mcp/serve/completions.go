@@ -29,7 +29,7 @@ func Completions() *Tool {
 			`"content":{"type":"string"}},` +
 			`"required":["role","content"],"additionalProperties":false}}},` +
 			`"required":["messages"],"additionalProperties":false}`),
-		Run: runCompletions,
+		Run: audited(CompletionsName, runCompletions),
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"tai/internal/llm"
 	"tai/internal/mcp/wire"
 	"tai/internal/tools"
+	"tai/internal/vault"
 )
 
 // Path is the one endpoint of the served protocol.
@@ -37,6 +38,9 @@ type Options struct {
 	// Host builds the tool environments and agents of sessions; nil serves
 	// tools that need no host (test fixtures, benchmarks).
 	Host Host
+	// Audit receives the row of each chat and completions call (the
+	// native tools' rows are written by tools.Invoke); nil writes none.
+	Audit func(ctx context.Context, e vault.AuditEntry)
 	// Version is serverInfo.version.
 	Version string
 	// Loopback says the server listens on a loopback address, so that

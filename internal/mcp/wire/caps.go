@@ -9,6 +9,8 @@ import (
 // MB in the spec mean KiB and MiB.
 const (
 	ConnectTimeout  = 20 * time.Second   // MCP_CONNECT_TIMEOUT
+	InstallTimeout  = 180 * time.Second  // MCP_INSTALL_TIMEOUT
+	MaxStartup      = 600 * time.Second  // MCP_MAX_STARTUP
 	CallTimeout     = 60 * time.Second   // MCP_CALL_TIMEOUT
 	ResultMax       = 64 << 10           // MCP_RESULT_MAX, bytes
 	HTTPMaxBody     = 10 << 20           // MCP_HTTP_MAX_BODY, bytes
@@ -39,6 +41,8 @@ type Constant struct {
 var Constants = []Constant{
 	{"MCP_PROTOCOL_VERSION", ProtocolVersion, "protocol revision tai offers"},
 	{"MCP_CONNECT_TIMEOUT", seconds(ConnectTimeout), "spawn or dial plus handshake, per server"},
+	{"MCP_INSTALL_TIMEOUT", seconds(InstallTimeout), "first start of a package runner's server (npx, uvx, bunx, pnpm dlx) at registration, install included"},
+	{"MCP_MAX_STARTUP", seconds(MaxStartup), "the most a pasted startup_timeout_sec or startup_timeout_ms may raise a first start to"},
 	{"MCP_CALL_TIMEOUT", seconds(CallTimeout), "one request; a tools/call is then cancelled and fails locally"},
 	{"MCP_RESULT_MAX", size(ResultMax), "tool result text kept inline; larger spills to a vault record"},
 	{"MCP_HTTP_MAX_BODY", size(HTTPMaxBody), "largest message: an HTTP body either way, one stdio line"},

@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"time"
 
 	"tai/internal/gitenv"
@@ -98,11 +97,8 @@ func run(ctx context.Context, env *tools.Env, timeout time.Duration, stdin strin
 	cmd.Stdin = strings.NewReader(stdin)
 	out, errOut := clip.New(outHead, outTail), clip.New(4<<10, 4<<10)
 	cmd.Stdout, cmd.Stderr = out, errOut
-	// Hooks and credential helpers are children of git: end them together.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 2 * time.Second
-	err = cmd.Run()
+	err = runTree(cmd)
 	var exit *exec.ExitError
 	switch {
 	case err == nil:

@@ -32,7 +32,9 @@ var group = tools.Group{Name: Group, Docs: docs}
 // foreground and every part of its command line is read-only (see
 // [ReadOnly]).
 func Shell() *tools.Tool {
-	return tools.Define(group.Tool(ShellName, nil), runShell, tools.SafeIf(shellSafe), tools.ConsentBy(shellConsent), tools.ReachBy(shellReach))
+	t := group.Tool(ShellName, nil)
+	t.Description += shellNote()
+	return tools.Define(t, runShell, tools.SafeIf(shellSafe), tools.ConsentBy(shellConsent), tools.ReachBy(shellReach))
 }
 
 // JobOutput returns the job_output tool. It only reads, so it is safe.

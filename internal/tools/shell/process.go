@@ -18,11 +18,13 @@ import (
 // nohup …) may hold the output pipe open forever.
 const straggleGrace = 2 * time.Second
 
-// process is a command line run by /bin/sh -c in a process group of its
-// own, with stdout and stderr joined on one pipe. tai's secret environment
-// variables are not passed on.
+// process is a command line run by the shell (/bin/sh -c; on Windows see
+// [findShell]) in a process tree of its own (a process group; a Job Object
+// on Windows), with stdout and stderr joined on one pipe. tai's secret
+// environment variables are not passed on.
 type process struct {
 	cmd    *exec.Cmd
+	tree   processTree
 	out    *os.File      // read end of the output pipe
 	stdin  *os.File      // write end of the input pipe; nil unless asked for
 	exited chan struct{} // closed once the shell has exited and been reaped
@@ -41,7 +43,7 @@ func startProcess(dir, line string, input bool) (*process, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command("/bin/sh", "-c", line)
+	cmd := shellCommand(line)
 	cmd.Dir = dir
 	cmd.Env = secretenv.Filter(os.Environ())
 	if readOnlyGit(line) {
@@ -52,7 +54,6 @@ func startProcess(dir, line string, input bool) (*process, error) {
 		}
 	}
 	cmd.Stdout, cmd.Stderr = w, w
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var inR, inW *os.File
 	if input {
 		if inR, inW, err = os.Pipe(); err != nil {
@@ -62,9 +63,9 @@ func startProcess(dir, line string, input bool) (*process, error) {
 		}
 		cmd.Stdin = inR
 	}
-	err = cmd.Start()
+	tree, err := startTree(cmd)
 	if err != nil {
-		err = fmt.Errorf("cannot start /bin/sh: %w", err)
+		err = fmt.Errorf("cannot start %s: %w", cmd.Path, err)
 	}
 	w.Close()
 	if inR != nil {
@@ -77,7 +78,7 @@ func startProcess(dir, line string, input bool) (*process, error) {
 		}
 		return nil, err
 	}
-	p := &process{cmd: cmd, out: r, stdin: inW, exited: make(chan struct{})}
+	p := &process{cmd: cmd, tree: tree, out: r, stdin: inW, exited: make(chan struct{})}
 	go func() {
 		cmd.Wait() // the exit status is read from cmd.ProcessState
 		close(p.exited)
@@ -85,10 +86,8 @@ func startProcess(dir, line string, input bool) (*process, error) {
 	return p, nil
 }
 
-// kill sends SIGKILL to the whole process group.
-func (p *process) kill() {
-	syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
-}
+// kill ends the whole process tree at once (SIGKILL to the group).
+func (p *process) kill() { p.tree.kill() }
 
 // pump copies the output to sink until the pipe is drained. Call finish
 // once the shell has exited to end it.
@@ -112,8 +111,9 @@ func (p *process) finish() {
 	p.out.SetReadDeadline(time.Now().Add(straggleGrace))
 }
 
-// close releases the pipes.
+// close releases the pipes and the tree.
 func (p *process) close() {
+	p.tree.release()
 	p.out.Close()
 	if p.stdin != nil {
 		p.stdin.Close()

@@ -26,6 +26,9 @@ var nameOnly = map[string]bool{
 // whole line's reach unknown. Programs off the allowlist ask anyway, so
 // their operands are not listed.
 func lineReach(env *tools.Env, line string) tools.Reach {
+	if err := shellUnderstood(); err != nil {
+		return tools.Reach{Unknown: err.Error()}
+	}
 	sc := &scanner{s: line}
 	if err := sc.list(false); err != nil {
 		return tools.Reach{}
@@ -140,7 +143,7 @@ func globRoot(p string) string {
 // offered for it.
 func commandGrants(line string) []tools.Grant {
 	cmds, err := parseLine(line)
-	if err != nil {
+	if err != nil || shellUnderstood() != nil {
 		return nil
 	}
 	var out []tools.Grant

@@ -13,8 +13,12 @@ import (
 // pipelines, lists, subshells and command substitutions — is on the
 // read-only allowlist with allowed arguments, and otherwise the first reason
 // it is not. Redirection to a file, environment assignments, here-documents
-// and anything the scanner does not understand are never read-only.
+// and anything the scanner does not understand are never read-only, nor
+// is anything where the shell is not sh-like (PowerShell on Windows).
 func ReadOnly(line string) error {
+	if err := shellUnderstood(); err != nil {
+		return err
+	}
 	cmds, err := parseLine(line)
 	if err != nil {
 		return err

@@ -1,0 +1,129 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"tai/internal/textsafe"
+)
+
+// finding is one line of tai doctor: what was checked, what was found and,
+// when something is wrong, what to do.
+type finding struct {
+	Area   string `json:"area"` // model, vault, mcp, runtime, serve
+	Check  string `json:"check"`
+	Status string `json:"status"` // ok, warn, fail, skip
+	Detail string `json:"detail"`
+	Fix    string `json:"fix,omitempty"`
+}
+
+// doctorOptions are tai doctor's flags.
+type doctorOptions struct {
+	offline, connect, json bool
+	timeout                time.Duration
+}
+
+// doctorProbeTimeout bounds each network check and each runtime's
+// --version.
+const doctorProbeTimeout = 5 * time.Second
+
+func newDoctorCmd(a *App) *cobra.Command {
+	var o doctorOptions
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check the model, the vault, MCP servers and runtimes; exit 1 when something needs fixing",
+		Long: `Checks tai's setup and prints one line each, saying what to do where
+something is wrong: the model (provider, base URL, key, and one request
+to the provider unless --offline), the vault (SQLite integrity, seal,
+audit chain), every registered MCP server (the command on PATH, ${VAR}
+references resolved, tools withheld, OAuth login expiry; with --connect
+each approved server is also started and its handshake timed), the
+runtimes servers use (node, npx, uv, uvx, docker) and the served key's
+source. Exit 0 when nothing fails, 1 otherwise.`,
+		Example: `  tai doctor
+  tai doctor --offline --json
+  tai doctor --connect`,
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fs := a.doctor(cmd.Context(), o)
+			failed := 0
+			for _, f := range fs {
+				if f.Status == "fail" {
+					failed++
+				}
+			}
+			if o.json {
+				if err := printJSON(a.Stdout, fs); err != nil {
+					return err
+				}
+			} else {
+				for _, f := range fs {
+					fmt.Fprintln(a.Stdout, formatFinding(f))
+				}
+			}
+			if failed > 0 {
+				if !o.json {
+					fmt.Fprintf(a.Stdout, "%d check(s) failed\n", failed)
+				}
+				return silentExit(ExitFailed)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&o.offline, "offline", false, "send nothing over the network: skip the model request")
+	f.BoolVar(&o.connect, "connect", false, "also start every approved MCP server and time its handshake")
+	f.BoolVar(&o.json, "json", false, "print the findings as JSON")
+	f.DurationVar(&o.timeout, "timeout", doctorProbeTimeout, "limit for each request, handshake and runtime check")
+	return cmd
+}
+
+// formatFinding is one line, untrusted text made printable.
+func formatFinding(f finding) string {
+	line := fmt.Sprintf("%-4s %s %s: %s", f.Status, f.Area, f.Check, f.Detail)
+	if f.Fix != "" {
+		line += "; " + f.Fix
+	}
+	return textsafe.Line(line)
+}
+
+// doctor runs every check in order; none stops the others.
+func (a *App) doctor(ctx context.Context, o doctorOptions) []finding {
+	var fs []finding
+	add := func(more ...finding) { fs = append(fs, more...) }
+	vaultFs, opened := a.doctorVault(ctx)
+	add(vaultFs...)
+	if opened {
+		add(a.doctorModel(ctx, o)...)
+		add(a.doctorMCP(ctx, o)...)
+	}
+	add(a.doctorRuntimes(ctx, o)...)
+	add(a.doctorServe()...)
+	return fs
+}
+
+func findOK(area, check, detail string) finding {
+	return finding{Area: area, Check: check, Status: "ok", Detail: detail}
+}
+
+func findFail(area, check, detail, fix string) finding {
+	return finding{Area: area, Check: check, Status: "fail", Detail: detail, Fix: fix}
+}
+
+func findWarn(area, check, detail, fix string) finding {
+	return finding{Area: area, Check: check, Status: "warn", Detail: detail, Fix: fix}
+}
+
+func findSkip(area, check, detail string) finding {
+	return finding{Area: area, Check: check, Status: "skip", Detail: detail}
+}
+
+// noRedirects keeps a key on the origin it was meant for.
+var noRedirects = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+
+func trimURL(u string) string { return strings.TrimRight(u, "/") }

@@ -1,0 +1,9 @@
+package vault
+
+import (
+	"testing"
+
+	"tai/internal/wintest"
+)
+
+func tempDir(t *testing.T) string { return wintest.TempDir(t) }
