@@ -5,6 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"tai/internal/agent"
+	"tai/internal/mcp/bridge"
 	"tai/internal/vault"
 )
 
@@ -37,4 +39,17 @@ func parent(use, short, long string, subs ...*cobra.Command) *cobra.Command {
 	cmd := &cobra.Command{Use: use, Short: short, Long: long}
 	cmd.AddCommand(subs...)
 	return cmd
+}
+
+// bridgeCommand is a subcommand over the profile's MCP servers: run gets
+// the bridge, closed after it, and the approver its questions go through.
+func (a *App) bridgeCommand(use, short string, args cobra.PositionalArgs, run func(ctx context.Context, b *bridge.Bridge, ap *agent.Approver, args []string) error) *cobra.Command {
+	return &cobra.Command{Use: use, Short: short, Args: args, RunE: func(cmd *cobra.Command, args []string) error {
+		b, ap, err := a.mcpSetup(cmd.Context())
+		if err != nil {
+			return err
+		}
+		defer b.Close()
+		return run(cmd.Context(), b, ap, args)
+	}}
 }
