@@ -18,14 +18,7 @@ func newMCPListCmd(a *App) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if *a.mcpJSON {
-				if list == nil {
-					list = []bridge.ServerInfo{}
-				}
-				return printJSON(a.Stdout, list)
-			}
-			fmt.Fprintln(a.Stdout, textsafe.Visible(bridge.FormatServers(list)))
-			return nil
+			return printMCP(a, list, bridge.FormatServers)
 		})
 	cmd.Long = "List registered MCP servers. Nothing is started or dialled: the counts come from the vault's cache."
 	return cmd
@@ -65,4 +58,17 @@ func newMCPRemoveCmd(a *App) *cobra.Command {
 		})
 	cmd.Aliases = []string{"rm"}
 	return cmd
+}
+
+// printMCP prints list as JSON under --json (none as []), else as format
+// renders it, made safe for the terminal.
+func printMCP[T any](a *App, list []T, format func([]T) string) error {
+	if *a.mcpJSON {
+		if list == nil {
+			list = []T{}
+		}
+		return printJSON(a.Stdout, list)
+	}
+	fmt.Fprintln(a.Stdout, textsafe.Visible(format(list)))
+	return nil
 }

@@ -37,14 +37,7 @@ func newMCPToolsCmd(a *App) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if *a.mcpJSON {
-				if list == nil {
-					list = []bridge.ToolInfo{}
-				}
-				return printJSON(a.Stdout, list)
-			}
-			fmt.Fprintln(a.Stdout, textsafe.Visible(bridge.FormatTools(list)))
-			return nil
+			return printMCP(a, list, bridge.FormatTools)
 		})
 	cmd.Long = `List the cached tools of one server (or all) with their tai names and state.
 A tool that is new, or whose name, description or schema changed since it

@@ -163,13 +163,7 @@ func TestHTTP_PersistentNotFoundFailsAfterOneRetry(t *testing.T) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	calls := 0
-	for _, m := range f.methods {
-		if m == wire.MethodToolsCall {
-			calls++
-		}
-	}
-	if f.initCount != 2 || calls != 2 {
+	if calls := f.posts(wire.MethodToolsCall); f.initCount != 2 || calls != 2 {
 		t.Fatalf("%d initializations and %d calls, want 2 and 2", f.initCount, calls)
 	}
 }

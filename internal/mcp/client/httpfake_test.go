@@ -188,3 +188,14 @@ func (f *httpFake) reply(w http.ResponseWriter, ctx context.Context, m *wire.Mes
 		}
 	}
 }
+
+// posts counts the POSTs of method; f.mu is held.
+func (f *httpFake) posts(method string) int {
+	n := 0
+	for _, m := range f.methods {
+		if m == method {
+			n++
+		}
+	}
+	return n
+}
