@@ -3,11 +3,9 @@ package cli
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"tai/internal/textsafe"
 	"tai/internal/vault"
 )
 
@@ -21,14 +19,7 @@ func (a *App) recordShow(ctx context.Context, s *vault.Store, args []string) err
 	if err != nil {
 		return err
 	}
-	body := r.Body
-	if a.IsTerminal(a.Stdout) {
-		body = textsafe.Clean(body)
-	}
-	fmt.Fprint(a.Stdout, body)
-	if !strings.HasSuffix(body, "\n") {
-		fmt.Fprintln(a.Stdout)
-	}
+	a.printText(r.Body)
 	return nil
 }
 

@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
+
+	"tai/internal/textsafe"
 )
 
 // printJSON writes v as indented JSON.
@@ -35,3 +38,16 @@ func printTable[T any](out io.Writer, empty, header string, items []T, row func(
 
 // minute formats a Unix time to the minute, as tables show it.
 func minute(unix int64) string { return time.Unix(unix, 0).Format("2006-01-02 15:04") }
+
+// printText prints text that came from outside (a tool's result, a
+// record) on stdout, ending in a newline, made safe when stdout is a
+// terminal.
+func (a *App) printText(text string) {
+	if a.IsTerminal(a.Stdout) {
+		text = textsafe.Clean(text)
+	}
+	fmt.Fprint(a.Stdout, text)
+	if !strings.HasSuffix(text, "\n") {
+		fmt.Fprintln(a.Stdout)
+	}
+}
