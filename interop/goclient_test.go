@@ -103,16 +103,33 @@ func TestGoSDKClient_TaiServe(t *testing.T) {
 	srv.stop(t)
 }
 
-// The SDK's default client offers 2026-07-28 and first probes the
-// stateless server/discover; tai answers -32601 and the SDK falls back to
-// initialize, landing on 2025-11-25.
-func TestGoSDKClient_FallsBackFromDiscover(t *testing.T) {
+// The SDK's default client offers 2026-07-28 and probes with
+// server/discover; tai answers it and the whole conversation is stateless:
+// no session, the same tools, chat and the errors.
+func TestGoSDKClient_DefaultIsStateless(t *testing.T) {
 	srv := startTaiServe(t, startFakeLLM(t, echoModel))
+	ctx := context.Background()
 	s := sdkConnect(t, srv.url, "")
-	if v := s.InitializeResult().ProtocolVersion; v != "2025-11-25" {
-		t.Errorf("negotiated %q", v)
+	if v := s.InitializeResult().ProtocolVersion; v != "2026-07-28" || s.ID() != "" {
+		t.Errorf("negotiated %q with session %q", v, s.ID())
 	}
-	if _, err := s.ListTools(context.Background(), nil); err != nil {
-		t.Errorf("tools/list after the fallback: %v", err)
+	list, err := s.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatalf("tools/list: %v", err)
 	}
+	if want := len(catalog.Native()) + 2; len(list.Tools) != want {
+		t.Errorf("%d tools; tai serves %d", len(list.Tools), want)
+	}
+	call := func(name string, args map[string]any) (*mcp.CallToolResult, error) {
+		return s.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	}
+	if res, err := call("read_file", map[string]any{"path": "note.txt"}); err != nil || res.IsError || !strings.Contains(sdkText(t, res), "hello from a file") {
+		t.Errorf("read_file: %+v %v", res, err)
+	}
+	if res, err := call("chat", map[string]any{"message": "first", "session": "gosdk"}); err != nil || sdkText(t, res) != "fake model says: first" {
+		t.Errorf("chat: %+v %v", res, err)
+	}
+	_, err = call("no_such_tool", nil)
+	wantCode(t, err, -32602, "unknown tool")
+	srv.stop(t)
 }

@@ -94,7 +94,14 @@ func freePort(t *testing.T) int {
 // connect dials a peer and closes it when the test ends.
 func connect(t *testing.T, tr client.Transport) *client.Client {
 	t.Helper()
-	c, err := client.Connect(context.Background(), client.Options{Transport: tr})
+	return connectEra(t, tr, "")
+}
+
+// connectEra connects as a client that remembers era (a wire.Era's Name)
+// from an earlier start; "" probes.
+func connectEra(t *testing.T, tr client.Transport, era string) *client.Client {
+	t.Helper()
+	c, err := client.Connect(context.Background(), client.Options{Transport: tr, Era: era})
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}

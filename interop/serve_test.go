@@ -56,11 +56,22 @@ func startLine(t *testing.T, cmd *exec.Cmd, out io.Reader, re *regexp.Regexp) st
 // startFakeLLM serves a model script from cmd/fakellm and returns its URL.
 func startFakeLLM(t *testing.T, script string) string {
 	t.Helper()
+	return startFakeLLMLogged(t, script, "")
+}
+
+// startFakeLLMLogged is startFakeLLM that, with a log path, appends each
+// request the model gets to it as a JSON line.
+func startFakeLLMLogged(t *testing.T, script, log string) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "script.json")
 	if err := os.WriteFile(path, []byte(script), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(built(t, "INTEROP_FAKELLM"), "-script", path)
+	args := []string{"-script", path}
+	if log != "" {
+		args = append(args, "-requests", log)
+	}
+	cmd := exec.Command(built(t, "INTEROP_FAKELLM"), args...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -81,13 +92,18 @@ type taiServe struct {
 
 func startTaiServe(t *testing.T, modelURL string) *taiServe {
 	t.Helper()
-	dir := t.TempDir()
+	return startTaiServeIn(t, modelURL, filepath.Join(t.TempDir(), "home"), t.TempDir())
+}
+
+// startTaiServeIn is startTaiServe on the given home and directory.
+func startTaiServeIn(t *testing.T, modelURL, home, dir string) *taiServe {
+	t.Helper()
 	if err := os.WriteFile(filepath.Join(dir, "note.txt"), []byte("hello from a file\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(taiBinary(t), "--serve-mcp", "-", "--mcp-port", "0")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "TAI_HOME="+filepath.Join(t.TempDir(), "home"), "TAI_MCP_KEY="+serveKey,
+	cmd.Env = append(os.Environ(), "TAI_HOME="+home, "TAI_MCP_KEY="+serveKey,
 		"TAI_BASE_URL="+modelURL+"/v1", "TAI_MODEL=openai:fake", "OPENAI_API_KEY=sk-fake")
 	errOut, err := cmd.StderrPipe()
 	if err != nil {

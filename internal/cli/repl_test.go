@@ -321,7 +321,7 @@ func TestREPL_MCP(t *testing.T) {
 	tm.waitText(`registered MCP server fake .*enabled for profile default`)
 	tm.waitPrompt("default", 2)
 	tm.send("/mcp list\r")
-	tm.waitText(`\nfake +stdio +default +1 `)
+	tm.waitText(`\nfake +stdio +session +default +1 `)
 	tm.waitPrompt("default", 3)
 
 	tm.send("echo it\r")

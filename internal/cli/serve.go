@@ -66,7 +66,7 @@ func (a *App) serveMCP(cmd *cobra.Command, args []string) error {
 	}
 	served := serve.Served(catalog.Native())
 	srv, err := serve.New(serve.Options{
-		Key: key, Tools: served, Host: &servedHost{a: a, profile: cfg.Profile},
+		Key: key, Tools: served, Host: &servedHost{a: a, profile: cfg.Profile}, Vault: a.store,
 		Audit: func(ctx context.Context, e vault.AuditEntry) {
 			e.Profile = cfg.Profile
 			_ = a.store.Audit(ctx, e)

@@ -96,7 +96,7 @@ func TestServe_RealBinary(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if info := c.Server(); info.ServerInfo.Name != "tai" || info.ProtocolVersion != wire.ProtocolVersion {
+	if info := c.Server(); info.ServerInfo.Name != "tai" || info.ProtocolVersion != wire.StatelessVersion {
 		t.Errorf("server: %+v", info)
 	}
 	listed, err := c.ListTools(ctx)

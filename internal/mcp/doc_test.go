@@ -222,7 +222,7 @@ func TestDoc_NamesEveryVaultTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, m := range regexp.MustCompile(`CREATE TABLE ([a-z_]+)`).FindAllStringSubmatch(string(b), -1) {
+		for _, m := range regexp.MustCompile(`CREATE TABLE (?:IF NOT EXISTS )?([a-z_]+)`).FindAllStringSubmatch(string(b), -1) {
 			inCode[m[1]] = true
 			if !strings.Contains(table, "`"+m[1]+"`") {
 				t.Errorf("the vault-tables section does not name table %s", m[1])
@@ -248,7 +248,7 @@ func mcpColumns(t *testing.T) map[string]map[string]bool {
 		t.Fatalf("no migrations: %v", err)
 	}
 	out := map[string]map[string]bool{}
-	create := regexp.MustCompile(`(?s)CREATE TABLE (mcp_[a-z_]+) \((.*?)\n\);`)
+	create := regexp.MustCompile(`(?s)CREATE TABLE (?:IF NOT EXISTS )?(mcp_[a-z_]+) \((.*?)\n\);`)
 	column := regexp.MustCompile(`(?m)^\s+([a-z_]+)\s+(?:TEXT|INTEGER)`)
 	alter := regexp.MustCompile(`ALTER TABLE (mcp_[a-z_]+) ADD COLUMN ([a-z_]+)`)
 	for _, f := range files {
@@ -379,6 +379,53 @@ func TestDoc_ServedExtrasMatchSchemas(t *testing.T) {
 		slices.Sort(want)
 		if !slices.Equal(got, want) {
 			t.Errorf("%s arguments: docs say %v, the schema %v", tl.Name, got, want)
+		}
+	}
+}
+
+// TestDoc_HeadersAndCodesMatchCode checks the wire subset's header and
+// error-code tables against wire.Headers and wire.Codes, both ways, and
+// the era column of the method table against wire.Methods.
+func TestDoc_HeadersAndCodesMatchCode(t *testing.T) {
+	sec := section(t, readDoc(t), "Wire subset")
+	headers := map[string]string{}
+	for _, r := range regexp.MustCompile("(?m)^\\| `((?:MCP|Mcp)-[A-Za-z-]+)` \\| ([a-z]+) \\|").FindAllStringSubmatch(sec, -1) {
+		headers[r[1]] = r[2]
+	}
+	for _, h := range wire.Headers {
+		if era, ok := headers[h.Name]; !ok || era != h.Eras {
+			t.Errorf("the header table gives %s era %q; the code says %q", h.Name, era, h.Eras)
+		}
+		delete(headers, h.Name)
+	}
+	for name := range headers {
+		t.Errorf("the header table names %s, which the code does not send or read", name)
+	}
+	codes := map[string]string{}
+	for _, r := range regexp.MustCompile("(?m)^\\| `(-3[0-9]+)` \\| ([A-Za-z]+) \\|").FindAllStringSubmatch(sec, -1) {
+		codes[r[1]] = r[2]
+	}
+	for _, c := range wire.Codes {
+		key := fmt.Sprint(c.Code)
+		if name, ok := codes[key]; !ok || name != c.Name {
+			t.Errorf("the error-code table gives %s the name %q; the code says %q", key, name, c.Name)
+		}
+		delete(codes, key)
+	}
+	for code := range codes {
+		t.Errorf("the error-code table names %s, which the code does not send or read", code)
+	}
+	eras := map[string]string{}
+	for _, r := range regexp.MustCompile("(?m)^\\| [A-Za-z0-9]+ \\| `([^`]+)` \\| ([a-z]+) \\|").FindAllStringSubmatch(sec, -1) {
+		eras[r[1]] = r[2]
+	}
+	for _, m := range wire.Methods {
+		want := m.Era
+		if want == "" {
+			want = "both"
+		}
+		if eras[m.Name] != want {
+			t.Errorf("the wire table gives %s era %q; the code says %q", m.Name, eras[m.Name], want)
 		}
 	}
 }

@@ -29,6 +29,9 @@ type MCPServer struct {
 	ConsentedHash string
 	// PinPolicy is PinStrict (empty reads as strict) or PinNotify.
 	PinPolicy string
+	// Era is the protocol era the server spoke when last reached
+	// ("stateless", "session"), empty before.
+	Era string
 }
 
 // Pin policies of an MCP server: what a changed tool definition does.
@@ -95,7 +98,7 @@ func (s *Store) MCPServer(ctx context.Context, name string) (MCPServer, error) {
 
 func (s *Store) queryMCPServers(ctx context.Context, secrets bool, where string, args ...any) ([]MCPServer, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT name, transport, command, args_json, env_json, url, headers_json, cwd,
-		allow_json, deny_json, source, created, updated, consented_hash, pin_policy FROM mcp_servers `+where+` ORDER BY name`, args...)
+		allow_json, deny_json, source, created, updated, consented_hash, pin_policy, era FROM mcp_servers `+where+` ORDER BY name`, args...)
 	if err != nil {
 		return nil, classify(err)
 	}
@@ -108,7 +111,7 @@ func (s *Store) queryMCPServers(ctx context.Context, secrets bool, where string,
 	for rows.Next() {
 		var r raw
 		if err := rows.Scan(&r.srv.Name, &r.srv.Transport, &r.srv.Command, &r.args, &r.env, &r.srv.URL, &r.headers,
-			&r.srv.Cwd, &r.allow, &r.deny, &r.srv.Source, &r.srv.Created, &r.srv.Updated, &r.srv.ConsentedHash, &r.srv.PinPolicy); err != nil {
+			&r.srv.Cwd, &r.allow, &r.deny, &r.srv.Source, &r.srv.Created, &r.srv.Updated, &r.srv.ConsentedHash, &r.srv.PinPolicy, &r.srv.Era); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -186,15 +189,15 @@ func (s *Store) RegisterMCPServer(ctx context.Context, reg MCPRegistration) erro
 		}
 		now := s.now()
 		if _, err := tx.ExecContext(ctx, `INSERT INTO mcp_servers(name, transport, command, args_json, env_json, url,
-			headers_json, cwd, allow_json, deny_json, source, created, updated, consented_hash, pin_policy)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			headers_json, cwd, allow_json, deny_json, source, created, updated, consented_hash, pin_policy, era)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT(name) DO UPDATE SET transport = excluded.transport, command = excluded.command,
 			args_json = excluded.args_json, env_json = excluded.env_json, url = excluded.url,
 			headers_json = excluded.headers_json, cwd = excluded.cwd, allow_json = excluded.allow_json,
 			deny_json = excluded.deny_json, source = excluded.source, updated = excluded.updated,
-			consented_hash = excluded.consented_hash, pin_policy = excluded.pin_policy`,
+			consented_hash = excluded.consented_hash, pin_policy = excluded.pin_policy, era = excluded.era`,
 			srv.Name, srv.Transport, srv.Command, jsonText(srv.Args, "[]"), env, srv.URL, headers, srv.Cwd,
-			jsonText(srv.Allow, "[]"), jsonText(srv.Deny, "[]"), srv.Source, now, now, srv.ConsentedHash, pinPolicy(srv.PinPolicy)); err != nil {
+			jsonText(srv.Allow, "[]"), jsonText(srv.Deny, "[]"), srv.Source, now, now, srv.ConsentedHash, pinPolicy(srv.PinPolicy), srv.Era); err != nil {
 			return classify(err)
 		}
 		if err := replaceMCPTools(ctx, tx, srv.Name, reg.Tools, now); err != nil {
@@ -267,6 +270,12 @@ func (s *Store) SetMCPPinPolicy(ctx context.Context, server, policy string) erro
 		}
 		return bumpMCPGen(ctx, tx)
 	})
+}
+
+// SetMCPEra records the protocol era a server spoke when last reached.
+func (s *Store) SetMCPEra(ctx context.Context, server, era string) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE mcp_servers SET era = ? WHERE name = ?`, era, server)
+	return classify(err)
 }
 
 // SetMCPConsentedHash records the argv or URL hash a person approved.

@@ -38,8 +38,31 @@ auth/*)
 	"$tai" mcp login conformance --yes
 	"$tai" mcp call conformance test-tool '{}' --yes
 	;;
+http-custom-headers)
+	# Mcp-Param headers mirrored from the arguments x-mcp-header names.
+	"$tai" mcp add --name conformance "$url" --yes --enable
+	"$tai" mcp call conformance test_custom_headers --yes \
+		'{"region":"us-west1","priority":5,"verbose":true,"query":"q","non_ascii_val":"Hello, 世界","whitespace_val":" padded ","leading_space_val":" lead","trailing_space_val":"trail ","internal_space_val":"a b","control_char_val":"a\u0001b","crlf_val":"a\r\nb","tab_val":"\tx"}'
+	# verbose is left out (tai checks arguments against the schema first, and
+	# null is not a boolean): its header must be left out too.
+	"$tai" mcp call conformance test_custom_headers_null '{"region":"us-west1","priority":1,"query":"q"}' --yes
+	;;
+http-invalid-tool-headers)
+	# The valid tool is called; a tool whose annotations break the rules
+	# was left out of the list, and tai refuses to call it.
+	"$tai" mcp add --name conformance "$url" --yes --enable
+	"$tai" mcp call conformance valid_tool '{"region":"us-west1"}' --yes
+	if "$tai" mcp call conformance invalid_empty_header '{"value":"x"}' --yes; then
+		echo "tai called a tool with an invalid x-mcp-header" >&2
+		exit 1
+	fi
+	;;
 *)
-	echo "client.sh: no steps for scenario ${MCP_CONFORMANCE_SCENARIO:-}" >&2
-	exit 2
+	# Every other scenario: register the server and call each listed tool
+	# with no arguments (a tool refusing them is the scenario's business).
+	"$tai" mcp add --name conformance "$url" --yes --enable
+	for tool in $("$tai" mcp tools conformance --json | sed -n 's/.*"Remote": *"\([^"]*\)".*/\1/p'); do
+		"$tai" mcp call conformance "$tool" '{}' --yes || true
+	done
 	;;
 esac

@@ -1,7 +1,8 @@
 // Command goserver is an MCP server built on the official Go SDK, the
 // reference peer that tai's client is checked and benchmarked against.
 // With no flags it serves stdio; with -http it serves Streamable HTTP on a
-// loopback address, replying as an event stream or, with -json, in JSON.
+// loopback address, replying as an event stream or, with -json, in JSON,
+// and with -stateless without sessions.
 package main
 
 import (
@@ -57,6 +58,7 @@ func newServer() *mcp.Server {
 func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP on this loopback address (127.0.0.1:0 picks a port, printed on stdout)")
 	jsonReplies := flag.Bool("json", false, "reply in JSON instead of an event stream")
+	stateless := flag.Bool("stateless", false, "serve HTTP without sessions: the SDK then speaks 2026-07-28 there too")
 	flag.Parse()
 	if *addr == "" {
 		if err := newServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
@@ -70,7 +72,7 @@ func main() {
 	}
 	fmt.Printf("http://%s/mcp\n", ln.Addr())
 	os.Stdout.Sync()
-	log.Fatal(http.Serve(ln, handler(*jsonReplies)))
+	log.Fatal(http.Serve(ln, handler(*jsonReplies, *stateless)))
 }
 
 // listen refuses anything but a loopback address.
@@ -85,9 +87,11 @@ func listen(addr string) (net.Listener, error) {
 	return net.Listen("tcp", addr)
 }
 
-// handler serves one shared server over Streamable HTTP.
-func handler(jsonReplies bool) http.Handler {
+// handler serves one shared server over Streamable HTTP; stateless
+// serves it without sessions, which the SDK needs to speak the stateless
+// era (2026-07-28) over HTTP.
+func handler(jsonReplies, stateless bool) http.Handler {
 	s := newServer()
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
-		&mcp.StreamableHTTPOptions{JSONResponse: jsonReplies})
+		&mcp.StreamableHTTPOptions{JSONResponse: jsonReplies, Stateless: stateless})
 }

@@ -23,15 +23,16 @@ func runList(ctx context.Context, call tools.Call, _ tools.NoArgs) (tools.Result
 	return tools.Text(FormatServers(list)), nil
 }
 
-// FormatServers renders servers as a table: transport, enabled profiles,
-// tool counts and pin state. Server text is made printable.
+// FormatServers renders servers as a table: transport, protocol era,
+// enabled profiles, tool counts and pin state. Server text is made
+// printable.
 func FormatServers(list []ServerInfo) string {
 	if len(list) == 0 {
 		return "no MCP servers registered; add one with mcp_add (tai mcp add)"
 	}
 	var sb strings.Builder
 	w := tabwriter.NewWriter(&sb, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "NAME\tTRANSPORT\tENABLED FOR\tTOOLS\tPINS\tRUNS")
+	fmt.Fprintln(w, "NAME\tTRANSPORT\tERA\tENABLED FOR\tTOOLS\tPINS\tRUNS")
 	for _, s := range list {
 		profiles := strings.Join(s.Profiles, ",")
 		if profiles == "" {
@@ -41,7 +42,7 @@ func FormatServers(list []ServerInfo) string {
 		if s.Unoffered > 0 {
 			tools += fmt.Sprintf(" (%d listed only)", s.Unoffered)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, s.Transport, profiles, tools, s.PinState(), printable(s.Target, 60))
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, s.Transport, EraLabel(s.Era), profiles, tools, s.PinState(), printable(s.Target, 60))
 	}
 	w.Flush()
 	return strings.TrimRight(sb.String(), "\n")
@@ -120,7 +121,7 @@ func FormatTools(list []ToolInfo) string {
 			if !t.Enabled {
 				state = "not enabled for this profile"
 			}
-			fmt.Fprintf(&sb, "%s (%s):\n", t.Server, state)
+			fmt.Fprintf(&sb, "%s (%s; MCP %s):\n", t.Server, state, EraLabel(t.Era))
 		}
 		fmt.Fprintf(&sb, "  %s [%s] %s: %s\n", t.Name, t.State, printable(t.Remote, 64), tools.Summary(t.Description, 160))
 	}
@@ -161,5 +162,17 @@ func runCall(ctx context.Context, call tools.Call, in callArgs) (tools.Result, e
 }
 
 func printable(s string, max int) string { return wire.Printable(s, max) }
+
+// EraLabel shows a stored era: the stateless era by its revision, the
+// session era by its name, and "-" before the server was first reached.
+func EraLabel(era string) string {
+	switch era {
+	case wire.StatelessEra.Name:
+		return wire.StatelessVersion
+	case "":
+		return "-"
+	}
+	return era
+}
 
 func oneLine(s string, max int) string { return wire.Printable(strings.TrimSpace(s), max) }

@@ -32,6 +32,31 @@ type conn struct {
 	mu    sync.Mutex
 	busy  int
 	timer *time.Timer
+
+	relist sync.Mutex // one re-listing at a time
+}
+
+// relistIfStale lists the tools of an open connection again once the
+// server's ttlMs for its list has passed, and runs the drift check on the
+// new list, as a new connection does: a server that says its list goes
+// stale sooner than tai would reconnect is asked again before the next
+// call. A failed re-listing keeps the cached list (the specification lets
+// a client serve a stale list when re-fetching fails) and is noted in the
+// server's log.
+func (b *Bridge) relistIfStale(ctx context.Context, server string, c *conn) {
+	c.relist.Lock()
+	defer c.relist.Unlock()
+	until, ok := c.c.ListedUntil()
+	if !ok || time.Now().Before(until) {
+		return
+	}
+	listed, err := c.c.ListTools(ctx)
+	if err == nil {
+		_, err = b.refresh(ctx, server, listed)
+	}
+	if err != nil {
+		c.c.Note("re-listing the tools after their ttlMs failed; the cached list stays: " + err.Error())
+	}
 }
 
 func (c *conn) close() {
@@ -54,6 +79,7 @@ func (b *Bridge) client(ctx context.Context, server string) (*conn, error) {
 		if c.err != nil {
 			return nil, c.err
 		}
+		b.relistIfStale(ctx, server, c)
 		return c, nil
 	}
 	c := &conn{ready: make(chan struct{})}
@@ -130,10 +156,14 @@ func (b *Bridge) dial(ctx context.Context, server string) (*client.Client, []wir
 			return nil, nil, Drift{}, err
 		}
 	}
-	opts := client.Options{Transport: b.transport(x), ConnectTimeout: b.ConnectTimeout, CallTimeout: b.callTimeout()}
+	opts := client.Options{Transport: b.transport(x), ConnectTimeout: b.ConnectTimeout, CallTimeout: b.callTimeout(), Era: srv.Era}
 	c, err := client.Connect(ctx, opts)
 	if err != nil {
-		return nil, nil, Drift{}, fmt.Errorf("starting MCP server %s: %w", server, loginHint(server, err))
+		return nil, nil, Drift{}, fmt.Errorf("%s MCP server %s: %w", startVerb(err), server, loginHint(server, err))
+	}
+	if era := c.Era().Name; era != srv.Era {
+		// Best effort: a verdict not written only costs a probe next time.
+		_ = b.Store.SetMCPEra(ctx, server, era)
 	}
 	listed, err := c.ListTools(ctx)
 	var ce *client.ListCapError
@@ -151,6 +181,17 @@ func (b *Bridge) dial(ctx context.Context, server string) (*client.Client, []wir
 		return nil, nil, Drift{}, err
 	}
 	return c, listed, d, nil
+}
+
+// startVerb says what failed: starting the server (it could not be
+// spawned or dialled, or it exited), or, when it runs but did not open a
+// conversation, connecting to it.
+func startVerb(err error) string {
+	var he *client.HandshakeError
+	if errors.As(err, &he) && !errors.Is(err, client.ErrLost) {
+		return "connecting to"
+	}
+	return "starting"
 }
 
 // expand substitutes ${VAR} references at use time and registers the

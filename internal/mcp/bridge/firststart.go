@@ -167,14 +167,15 @@ func (p *progress) end() {
 // probeFirst is a registration's first start: probe within the first-start
 // allowance, showing progress, and saying where the time went when it
 // runs out.
-func (b *Bridge) probeFirst(ctx context.Context, x config.Expanded, e config.Entry) ([]wire.Tool, error) {
+func (b *Bridge) probeFirst(ctx context.Context, x config.Expanded, e config.Entry) ([]wire.Tool, string, error) {
 	d, capName := b.firstStart(e)
 	stop := b.waiting(e)
 	defer stop()
 	c, err := client.Connect(ctx, client.Options{Transport: b.transport(x), ConnectTimeout: d, ConnectCap: capName, CallTimeout: b.callTimeout()})
 	if err != nil {
-		return nil, firstStartError(e, err)
+		return nil, "", firstStartError(e, err)
 	}
 	defer c.Close()
-	return c.ListTools(ctx)
+	listed, err := c.ListTools(ctx)
+	return listed, c.Era().Name, err
 }

@@ -30,7 +30,7 @@ func (b *Bridge) Login(ctx context.Context, server string) (Added, error) {
 	if err != nil {
 		return Added{}, err
 	}
-	_, err = b.probeWith(ctx, client.HTTP{URL: x.Entry.URL, Headers: x.Entry.Headers, HTTPClient: b.httpClient()})
+	_, _, err = b.probeWith(ctx, client.HTTP{URL: x.Entry.URL, Headers: x.Entry.Headers, HTTPClient: b.httpClient()})
 	var he *wire.HTTPError
 	switch {
 	case err == nil:
@@ -83,7 +83,7 @@ func (b *Bridge) loginTarget(ctx context.Context, server string) (vault.MCPServe
 // verifyLogin lists the tools with the new tokens.
 func (b *Bridge) verifyLogin(ctx context.Context, server string, x config.Expanded) ([]wire.Tool, error) {
 	for attempt := 0; ; attempt++ {
-		listed, err := b.probe(ctx, x)
+		listed, _, err := b.probe(ctx, x)
 		if err == nil {
 			return listed, nil
 		}

@@ -254,7 +254,7 @@ func (b *Bridge) register(ctx context.Context, e config.Entry, req AddRequest, c
 		enable = *e.Enabled
 	}
 	a := Added{Name: e.Name, Notes: e.Notes}
-	listed, err := b.probeFirst(ctx, x, e)
+	listed, era, err := b.probeFirst(ctx, x, e)
 	if isUnauthorized(err) {
 		// 401 at initialize or only at tools/list: stored without tools.
 		if hasAuthHeader(x.Entry.Headers) {
@@ -266,11 +266,14 @@ func (b *Bridge) register(ctx context.Context, e config.Entry, req AddRequest, c
 	switch {
 	case errors.As(err, &ce):
 		return Added{}, fmt.Errorf("MCP server %s was not stored: %w", e.Name, ce)
+	case err != nil && startVerb(err) == "connecting to":
+		return Added{}, fmt.Errorf("MCP server %s was reached but did not open a conversation, so it was not stored: %w", e.Name, err)
 	case err != nil:
 		return Added{}, startError{fmt.Errorf("MCP server %s did not start, so it was not stored: %w", e.Name, err)}
 	}
 	srv := serverOf(e, LaunchHash(x.Entry))
 	srv.PinPolicy = req.PinPolicy
+	srv.Era = era
 	reg := Registration(srv, listed)
 	if enable {
 		reg.Enable = []string{b.Profile}
@@ -296,18 +299,20 @@ func Registration(server vault.MCPServer, listed []wire.Tool) vault.MCPRegistrat
 	return reg
 }
 
-// probe connects once, lists the tools and disconnects.
-func (b *Bridge) probe(ctx context.Context, x config.Expanded) ([]wire.Tool, error) {
+// probe connects once, lists the tools and disconnects; it returns the
+// era the server spoke.
+func (b *Bridge) probe(ctx context.Context, x config.Expanded) ([]wire.Tool, string, error) {
 	return b.probeWith(ctx, b.transport(x))
 }
 
-func (b *Bridge) probeWith(ctx context.Context, t client.Transport) ([]wire.Tool, error) {
+func (b *Bridge) probeWith(ctx context.Context, t client.Transport) ([]wire.Tool, string, error) {
 	c, err := client.Connect(ctx, client.Options{Transport: t, ConnectTimeout: b.ConnectTimeout, CallTimeout: b.callTimeout()})
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	defer c.Close()
-	return c.ListTools(ctx)
+	listed, err := c.ListTools(ctx)
+	return listed, c.Era().Name, err
 }
 
 // roomFor refuses a new server past MCP_MAX_SERVERS early, before consent.

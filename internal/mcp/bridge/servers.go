@@ -15,6 +15,9 @@ import (
 type ServerInfo struct {
 	Name      string
 	Transport string
+	// Era is the protocol era the server spoke when last reached
+	// ("stateless" for 2026-07-28, "session" for initialize), empty before.
+	Era       string
 	Target    string // the command line or URL as stored (references unexpanded)
 	Source    string
 	Profiles  []string // where it is enabled
@@ -53,7 +56,7 @@ func (b *Bridge) Servers(ctx context.Context) ([]ServerInfo, error) {
 	var out []ServerInfo
 	for _, n := range names {
 		s := byName[n]
-		info := ServerInfo{Name: n, Transport: s.Transport, Source: s.Source}
+		info := ServerInfo{Name: n, Transport: s.Transport, Era: s.Era, Source: s.Source}
 		if s.Transport == "http" {
 			info.Target = s.URL
 		} else {
@@ -145,6 +148,7 @@ func joinQuoted(args []string) string {
 // ToolInfo describes one cached tool of a server.
 type ToolInfo struct {
 	Server, Remote, Name string // Name is the bridged name
+	Era                  string // the server's, as in ServerInfo
 	Description          string
 	State                string // "offered", "listed only (past MCP_MAX_TOOLS)", "new: awaiting approval", …
 	Enabled              bool
@@ -173,7 +177,7 @@ func (b *Bridge) ServerTools(ctx context.Context, server string) ([]ToolInfo, er
 		if bt == nil {
 			continue
 		}
-		out = append(out, ToolInfo{Server: ct.Server, Remote: ct.Tool, Name: bt.tool.Name,
+		out = append(out, ToolInfo{Server: ct.Server, Remote: ct.Tool, Name: bt.tool.Name, Era: v.servers[ct.Server].Era,
 			Description: ct.Description, State: stateOf(bt), Enabled: bt.enabled})
 	}
 	return out, nil

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -36,6 +37,10 @@ type Options struct {
 	// CallTimeout bounds each request after the handshake; zero means
 	// wire.CallTimeout (MCP_CALL_TIMEOUT).
 	CallTimeout time.Duration
+	// Era is the era this server spoke last time (a wire.Era's Name), or
+	// empty: the verdict the caller remembers, so that a later start costs
+	// one round trip. A stale verdict is corrected by probing again.
+	Era string
 }
 
 // Client is one live connection to an MCP server. Its methods may be called
@@ -51,7 +56,20 @@ type Client struct {
 	mu      sync.Mutex
 	pending map[wire.ID]chan reply
 	server  wire.InitializeResult
+	era     wire.Era
 	closed  bool
+	// meta is the encoded _meta every request carries in the stateless
+	// era; nil in the session era. Set before the handshake returns.
+	meta []byte
+	// listedUntil is when the last tools/list goes stale by the server's
+	// ttlMs; zero when it gave none.
+	listedUntil time.Time
+	// xh holds the x-mcp-header annotations of the listed tools, in the
+	// stateless era over HTTP.
+	xh map[string][]paramHeader
+	// leftOut names the listed tools dropped for broken annotations, and
+	// why; they are never called.
+	leftOut map[string]string
 
 	answers   sync.WaitGroup // goroutines answering the server's requests
 	stop      context.CancelFunc
@@ -77,7 +95,6 @@ func Connect(ctx context.Context, opts Options) (*Client, error) {
 	connectTimeout := orDefault(opts.ConnectTimeout, wire.ConnectTimeout)
 	c := &Client{
 		log:         &tail{},
-		hs:          handshakeFor(wire.SessionEra),
 		name:        opts.Transport.String(),
 		callTimeout: orDefault(opts.CallTimeout, wire.CallTimeout),
 		pending:     map[wire.ID]chan reply{},
@@ -93,11 +110,61 @@ func Connect(ctx context.Context, opts Options) (*Client, error) {
 	}
 	c.t = t
 	t.start()
-	if err := c.hs.open(ctx, c); err != nil {
+	err = c.negotiate(ctx, opts.Era)
+	if err != nil && errors.Is(err, ErrLost) && opts.Era != wire.SessionEra.Name && !isHTTP(opts.Transport) {
+		// Some session-era servers exit on any request before initialize:
+		// start the server once more and initialize at once.
+		c.log.note("the server exited on server/discover; starting it again to initialize")
+		c.t.close()
+		if c.t, err = opts.Transport.dial(ctx, c, c.log); err != nil {
+			c.stop()
+			return nil, fmt.Errorf("starting mcp server %s: %w", c.name, err)
+		}
+		c.t.start()
+		err = c.openWith(ctx, handshakeFor(wire.SessionEra))
+	}
+	if err != nil {
 		c.Close()
-		return nil, fmt.Errorf("connecting to mcp server %s: %w%s", c.name, err, c.stderrHint(err))
+		if hint := c.stderrHint(err); !strings.Contains(err.Error(), hint) {
+			err = fmt.Errorf("%w%s", err, hint)
+		}
+		return nil, &HandshakeError{Server: c.name, Err: err}
 	}
 	return c, nil
+}
+
+func isHTTP(t Transport) bool {
+	_, ok := t.(HTTP)
+	return ok
+}
+
+// HandshakeError is a server that was started or reached but did not open
+// a conversation: it refused the handshake, answered what tai cannot use,
+// went away during it, or timed out.
+type HandshakeError struct {
+	Server string
+	Err    error
+}
+
+func (e *HandshakeError) Error() string {
+	return fmt.Sprintf("connecting to mcp server %s: %v", e.Server, e.Err)
+}
+
+func (e *HandshakeError) Unwrap() error { return e.Err }
+
+// settle records the era and the server's answer once a handshake opened
+// the conversation.
+func (c *Client) settle(era wire.Era, res wire.InitializeResult, meta []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.era, c.server, c.meta = era, res, meta
+}
+
+// Era returns the era the conversation opened in.
+func (c *Client) Era() wire.Era {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.era
 }
 
 func orDefault(d, def time.Duration) time.Duration {
@@ -113,6 +180,9 @@ func (c *Client) Server() wire.InitializeResult {
 	defer c.mu.Unlock()
 	return c.server
 }
+
+// Note adds a line of tai's own to the server's log (Stderr).
+func (c *Client) Note(line string) { c.log.note(line) }
 
 // Stderr returns the end of the server's stderr (stdio only) and of tai's
 // notes about input it skipped, with control characters replaced.
@@ -158,6 +228,14 @@ func (c *Client) requestID(ctx context.Context, method string, params, out any) 
 	m, err := wire.NewRequest(id, method, params)
 	if err != nil {
 		return id, fmt.Errorf("%s: encoding params: %w", method, err)
+	}
+	c.mu.Lock()
+	meta := c.meta
+	c.mu.Unlock()
+	if meta != nil && method != wire.MethodDiscover {
+		if m.Params, err = wire.WithMeta(m.Params, meta); err != nil {
+			return id, fmt.Errorf("%s: %w", method, err)
+		}
 	}
 	ch := make(chan reply, 1)
 	c.mu.Lock()

@@ -72,4 +72,9 @@ func (c *Client) answer(req *wire.Message) {
 
 // reopen performs the handshake again, for a transport whose server
 // dropped the session.
-func (c *Client) reopen(ctx context.Context) error { return c.hs.open(ctx, c) }
+func (c *Client) reopen(ctx context.Context) error {
+	c.mu.Lock()
+	hs := c.hs
+	c.mu.Unlock()
+	return hs.open(ctx, c)
+}

@@ -50,8 +50,8 @@ func (h HTTP) String() string {
 }
 
 const (
-	headerSession  = "Mcp-Session-Id"
-	headerVersion  = "MCP-Protocol-Version"
+	headerSession  = wire.HeaderSessionID
+	headerVersion  = wire.HeaderProtocolVersion
 	acceptBoth     = "application/json, text/event-stream"
 	bodyQuoteBytes = 512 // how much of a failed answer's body an error quotes
 )
@@ -64,10 +64,11 @@ type httpTransport struct {
 	peer    peer
 	log     *tail
 
-	mu      sync.Mutex
-	session string
-	version string
-	renew   sync.Mutex // one re-initialization at a time
+	mu        sync.Mutex
+	session   string
+	version   string
+	stateless bool       // the stateless era: request headers, no session
+	renew     sync.Mutex // one re-initialization at a time
 
 	lostCh    chan struct{}
 	closed    context.Context // done once close began
@@ -92,10 +93,19 @@ func (h HTTP) dial(ctx context.Context, p peer, log *tail) (transport, error) {
 
 func (t *httpTransport) start() {}
 
-func (t *httpTransport) negotiated(version string) {
+func (t *httpTransport) negotiated(era wire.Era, version string) {
 	t.mu.Lock()
-	t.version = version
+	t.version, t.stateless = version, !era.Sessions
+	if t.stateless {
+		t.session = ""
+	}
 	t.mu.Unlock()
+}
+
+func (t *httpTransport) closesToCancel() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.stateless
 }
 
 // lost closes only on close: each POST fails or succeeds on its own.
@@ -171,13 +181,16 @@ func (t *httpTransport) post(ctx context.Context, m *wire.Message, body []byte) 
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", acceptBoth)
 	t.mu.Lock()
-	session, version := t.session, t.version
+	session, version, stateless := t.session, t.version, t.stateless
 	t.mu.Unlock()
 	if session != "" {
 		req.Header.Set(headerSession, session)
 	}
 	if version != "" {
 		req.Header.Set(headerVersion, version)
+	}
+	if stateless {
+		t.setRequestHeaders(req.Header, m)
 	}
 	resp, err := t.hc.Do(req)
 	var re *redirect.Error
@@ -190,13 +203,16 @@ func (t *httpTransport) post(ctx context.Context, m *wire.Message, body []byte) 
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		err := httpError(resp)
+		if stateless && t.answered(m, err) {
+			return session, nil
+		}
 		if m.Method == wire.MethodInitialize && (resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusMethodNotAllowed) &&
 			t.servesEventStream(ctx) {
 			return session, &LegacySSEError{URL: HTTP{URL: t.url}.String(), Err: err}
 		}
 		return session, err
 	}
-	if id := resp.Header.Get(headerSession); id != "" && m.Method == wire.MethodInitialize {
+	if id := resp.Header.Get(headerSession); id != "" && m.Method == wire.MethodInitialize && !stateless {
 		t.mu.Lock()
 		t.session = id
 		t.mu.Unlock()
@@ -214,16 +230,56 @@ func unwrapURLError(err error) error {
 	return err
 }
 
+// answered delivers, in the stateless era, a JSON-RPC error that came with
+// a 4xx status as the answer to request m: such a server refuses with a
+// status (400 for -32602, 404 for -32601) and the error in the body, and
+// the caller should see the error as it would over any transport.
+// Logins (401, 403) stay HTTP errors for the OAuth layer.
+func (t *httpTransport) answered(m *wire.Message, err error) bool {
+	var he *wire.HTTPError
+	if !errors.As(err, &he) || he.RPC == nil || he.Status < 400 || he.Status > 499 ||
+		he.Status == http.StatusUnauthorized || he.Status == http.StatusForbidden || !m.IsRequest() || he.RPCID != m.ID {
+		return false
+	}
+	t.peer.deliver(wire.NewErrorResponse(m.ID, he.RPC))
+	return true
+}
+
+// setRequestHeaders adds the stateless era's request headers, which
+// mirror the body for intermediaries: Mcp-Method on every message, and on
+// tools/call Mcp-Name and an Mcp-Param header for each argument the tool's
+// x-mcp-header annotations name (values base64 between sentinels when
+// they are not plain ASCII).
+func (t *httpTransport) setRequestHeaders(h http.Header, m *wire.Message) {
+	h.Set(wire.HeaderMethod, m.Method)
+	if m.Method != wire.MethodToolsCall {
+		return
+	}
+	var p wire.CallToolParams
+	if err := p.UnmarshalJSON(m.Params); err == nil {
+		h.Set(wire.HeaderName, wire.HeaderValue(p.Name))
+		setParamHeaders(h, t.peer.paramHeaders(p.Name), p.Arguments)
+	}
+}
+
 // httpError turns a non-2xx answer into a *wire.HTTPError quoting the start
-// of its body.
+// of its body, and the JSON-RPC error it holds, if any.
 func httpError(resp *http.Response) error {
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, bodyQuoteBytes))
-	return &wire.HTTPError{
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, rpcErrorBytes))
+	he := &wire.HTTPError{
 		Status:          resp.StatusCode,
 		WWWAuthenticate: resp.Header.Get("WWW-Authenticate"),
 		Body:            wire.Printable(string(bytes.TrimSpace(b)), 200),
 	}
+	if m, err := wire.Decode(b); err == nil && m.Error != nil {
+		he.RPC, he.RPCID = m.Error, m.ID
+	}
+	return he
 }
+
+// rpcErrorBytes is how much of a failed answer's body is read for a
+// JSON-RPC error: -32022 lists versions, which take more than a quote.
+const rpcErrorBytes = 8 << 10
 
 // mediaType returns the reply's media type, lower-cased, without parameters.
 func mediaType(resp *http.Response) string {

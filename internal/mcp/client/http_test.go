@@ -68,8 +68,11 @@ func TestHTTP_ToolsOverJSONAndEventStream(t *testing.T) {
 			}
 			for i, h := range f.seen {
 				wantSession, wantVersion := "sess-1", wire.ProtocolVersion
-				if f.methods[i] == wire.MethodInitialize {
+				switch f.methods[i] {
+				case wire.MethodInitialize:
 					wantSession, wantVersion = "", ""
+				case wire.MethodDiscover: // the probe, refused with 404: a session-era server
+					wantSession, wantVersion = "", wire.StatelessVersion
 				}
 				if h.Get("Mcp-Session-Id") != wantSession || h.Get("MCP-Protocol-Version") != wantVersion {
 					t.Errorf("POST %d (%s): session %q version %q", i, f.methods[i], h.Get("Mcp-Session-Id"), h.Get("MCP-Protocol-Version"))

@@ -96,7 +96,14 @@ func (f *httpFake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if f.override != nil && f.override(w, r, m) {
 		return
 	}
-	if !f.session(w, r, m) {
+	if f.brain.Stateless() {
+		if why := statelessRefusal(r, m); why != nil {
+			b, _ := wire.Encode(wire.NewErrorResponse(m.ID, why))
+			w.WriteHeader(http.StatusBadRequest)
+			w.Write(b)
+			return
+		}
+	} else if !f.session(w, r, m) {
 		return
 	}
 	ch := make(chan *wire.Message, 16)
@@ -131,6 +138,23 @@ func cmpOr(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// statelessRefusal is what a stateless-era HTTP server refuses: a request
+// whose headers disagree with its body.
+func statelessRefusal(r *http.Request, m *wire.Message) *wire.Error {
+	c := wire.ReadClaim(m.Params)
+	if r.Header.Get(wire.HeaderProtocolVersion) != c.Version || r.Header.Get(wire.HeaderMethod) != m.Method {
+		return &wire.Error{Code: wire.CodeHeaderMismatch, Message: "header mismatch"}
+	}
+	if m.Method == wire.MethodToolsCall {
+		var p wire.CallToolParams
+		p.UnmarshalJSON(m.Params)
+		if name, _ := wire.ReadHeaderValue(r.Header.Get(wire.HeaderName)); name != p.Name {
+			return &wire.Error{Code: wire.CodeHeaderMismatch, Message: "Mcp-Name mismatch"}
+		}
+	}
+	return nil
 }
 
 // session assigns ids on initialize and answers 404 to forgotten ones.

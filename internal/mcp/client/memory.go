@@ -169,7 +169,11 @@ func (t *memTransport) send(ctx context.Context, m *wire.Message) error {
 	}
 }
 
-func (t *memTransport) negotiated(string) {}
+func (t *memTransport) negotiated(wire.Era, string) {}
+
+// closesToCancel is false: as on stdio, the client sends
+// notifications/cancelled.
+func (t *memTransport) closesToCancel() bool { return false }
 
 func (t *memTransport) lost() <-chan struct{} { return t.e.lostCh }
 

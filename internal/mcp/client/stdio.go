@@ -2,12 +2,14 @@ package client
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"tai/internal/mcp/wire"
@@ -194,12 +196,25 @@ func (t *stdioTransport) send(ctx context.Context, m *wire.Message) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		if errors.Is(err, syscall.EPIPE) {
+			// The server closed its stdin or exited: the connection is
+			// lost, and the reader will soon say why.
+			select {
+			case <-t.lostCh:
+				return t.lostErr
+			case <-time.After(shutdownGrace):
+			}
+			return fmt.Errorf("%w: writing to the server: %v", ErrLost, err)
+		}
 		return fmt.Errorf("writing to the server: %w", err)
 	}
 	return nil
 }
 
-func (t *stdioTransport) negotiated(string) {}
+func (t *stdioTransport) negotiated(wire.Era, string) {}
+
+// closesToCancel is false: stdio has no per-request stream to close.
+func (t *stdioTransport) closesToCancel() bool { return false }
 
 func (t *stdioTransport) lost() <-chan struct{} { return t.lostCh }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"tai/internal/mcp/wire"
 )
@@ -39,6 +40,7 @@ func (c *Client) ListTools(ctx context.Context) ([]wire.Tool, error) {
 	var tools []wire.Tool
 	seen := map[string]bool{}
 	cursor, size := "", 0
+	ttl := time.Duration(-1) // the shortest ttlMs of the pages; -1 for none
 	for page := 1; ; page++ {
 		if page > maxToolPages {
 			return nil, fmt.Errorf("tools/list: more than %d pages; the server's pagination does not end", maxToolPages)
@@ -58,8 +60,12 @@ func (c *Client) ListTools(ctx context.Context) ([]wire.Tool, error) {
 			return nil, err
 		}
 		tools = append(tools, res.Tools...)
+		if res.TTLMs != nil && (ttl < 0 || time.Duration(*res.TTLMs)*time.Millisecond < ttl) {
+			ttl = max(0, time.Duration(*res.TTLMs)*time.Millisecond)
+		}
 		if res.NextCursor == "" {
-			return tools, nil
+			c.listed(ttl)
+			return c.checkParamHeaders(tools), nil
 		}
 		if seen[res.NextCursor] {
 			return nil, fmt.Errorf("tools/list: the server repeated cursor %q; its pagination loops",
@@ -77,14 +83,19 @@ func readPage(raw json.RawMessage, room, page int) (wire.ListToolsResult, error)
 	var p struct {
 		Tools      []json.RawMessage `json:"tools"`
 		NextCursor string            `json:"nextCursor,omitempty"`
+		ResultType string            `json:"resultType,omitempty"`
+		TTLMs      *int64            `json:"ttlMs,omitempty"`
 	}
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return wire.ListToolsResult{}, fmt.Errorf("%s: reading the result: %w", wire.MethodToolsList, err)
 	}
+	if err := wire.CheckResultType(p.ResultType); err != nil {
+		return wire.ListToolsResult{}, fmt.Errorf("%s: %w", wire.MethodToolsList, err)
+	}
 	if len(p.Tools) > room {
 		return wire.ListToolsResult{}, &ListCapError{Cap: "MCP_MAX_LISTED_TOOLS", Page: page}
 	}
-	res := wire.ListToolsResult{Tools: make([]wire.Tool, len(p.Tools)), NextCursor: p.NextCursor}
+	res := wire.ListToolsResult{Tools: make([]wire.Tool, len(p.Tools)), NextCursor: p.NextCursor, TTLMs: p.TTLMs}
 	for i, b := range p.Tools {
 		if err := json.Unmarshal(b, &res.Tools[i]); err != nil {
 			return wire.ListToolsResult{}, fmt.Errorf("%s: reading the result: %w", wire.MethodToolsList, err)
@@ -102,6 +113,12 @@ func readPage(raw json.RawMessage, room, page int) (wire.ListToolsResult, error)
 // passes or ctx ends first, tai sends notifications/cancelled and returns
 // a local failure (*TimeoutError for the timeout).
 func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage) (*wire.CallToolResult, error) {
+	c.mu.Lock()
+	why, left := c.leftOut[name]
+	c.mu.Unlock()
+	if left {
+		return nil, fmt.Errorf("%s %s: tai left this tool out of the server's list: %s", wire.MethodToolsCall, wire.Printable(name, 64), why)
+	}
 	cctx, cancel := c.withTimeout(ctx, wire.MethodToolsCall+" "+name)
 	defer cancel()
 	var res wire.CallToolResult
@@ -112,19 +129,93 @@ func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage
 		}
 		return nil, err
 	}
+	if err := wire.CheckResultType(res.ResultType); err != nil {
+		return nil, fmt.Errorf("%s %s: %w", wire.MethodToolsCall, name, err)
+	}
 	return &res, nil
 }
 
-// Ping checks that the server answers, within the call timeout.
+// checkParamHeaders keeps, in the stateless era over HTTP, each tool's
+// x-mcp-header annotations for its calls, and drops the tools whose
+// annotations break the rules, noting why in the server's log.
+func (c *Client) checkParamHeaders(tools []wire.Tool) []wire.Tool {
+	if !c.t.closesToCancel() { // the stateless era over HTTP, and only there
+		return tools
+	}
+	xh := map[string][]paramHeader{}
+	left := map[string]string{}
+	kept := tools[:0]
+	for _, t := range tools {
+		hs, err := paramHeaders(t.InputSchema)
+		if err != nil {
+			left[t.Name] = err.Error()
+			c.log.note("left out tool " + wire.Printable(t.Name, 64) + ": " + err.Error())
+			continue
+		}
+		if len(hs) > 0 {
+			xh[t.Name] = hs
+		}
+		kept = append(kept, t)
+	}
+	c.mu.Lock()
+	c.xh, c.leftOut = xh, left
+	c.mu.Unlock()
+	return kept
+}
+
+// paramHeaders implements peer.
+func (c *Client) paramHeaders(tool string) []paramHeader {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.xh[tool]
+}
+
+// listed records when the tool list just read goes stale: ttl after now.
+// A ttl of zero or less (no ttlMs, or 0: stale at once) records nothing,
+// leaving the list to the caller's own refresh.
+func (c *Client) listed(ttl time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.listedUntil = time.Time{}
+	if ttl > 0 {
+		c.listedUntil = time.Now().Add(ttl)
+	}
+}
+
+// ListedUntil returns when the last full tools/list goes stale by the
+// server's ttlMs (the shortest of its pages), and false when the server
+// gave none or 0.
+func (c *Client) ListedUntil() (time.Time, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.listedUntil, !c.listedUntil.IsZero()
+}
+
+// Ping checks that the server answers, within the call timeout. The
+// stateless era has no ping: there it sends server/discover.
 func (c *Client) Ping(ctx context.Context) error {
 	ctx, cancel := c.withTimeout(ctx, wire.MethodPing)
 	defer cancel()
+	c.mu.Lock()
+	meta := c.meta
+	c.mu.Unlock()
+	if meta != nil {
+		params, err := wire.WithMeta(nil, meta)
+		if err != nil {
+			return err
+		}
+		return c.request(ctx, wire.MethodDiscover, params, nil)
+	}
 	return c.request(ctx, wire.MethodPing, json.RawMessage("{}"), nil)
 }
 
 // cancelRequest tells the server tai gave up on request id; the caller has
-// already failed locally, so a send failure is only noted.
+// already failed locally, so a send failure is only noted. In the
+// stateless era over HTTP the closed reply already said so.
 func (c *Client) cancelRequest(id wire.ID, why error) {
+	if c.t.closesToCancel() {
+		return
+	}
 	ctx, cancel := context.WithTimeout(c.stopCtx, cancelSendTimeout)
 	defer cancel()
 	params := wire.CancelledParams{RequestID: id, Reason: wire.Printable(why.Error(), 200)}

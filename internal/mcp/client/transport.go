@@ -27,9 +27,15 @@ type transport interface {
 	// For a request over HTTP, send returns once the matching response has
 	// been delivered or the reply ended without it.
 	send(ctx context.Context, m *wire.Message) error
-	// negotiated records the version the handshake settled on; the HTTP
-	// leg sends it as MCP-Protocol-Version from then on.
-	negotiated(version string)
+	// negotiated records the era and version the handshake tries or
+	// settled on; the HTTP leg sends the version as MCP-Protocol-Version
+	// from then on (none for the session era's initialize), and in the
+	// stateless era the request headers and no session id.
+	negotiated(era wire.Era, version string)
+	// closesToCancel reports whether giving up on a request is itself the
+	// cancellation (the stateless era over HTTP, where the reply closes);
+	// otherwise the client sends notifications/cancelled.
+	closesToCancel() bool
 	// lost is closed once the connection cannot carry messages any more;
 	// cause then says why.
 	lost() <-chan struct{}
@@ -49,4 +55,6 @@ type peer interface {
 	// reopen runs the handshake again after the server dropped the
 	// session.
 	reopen(ctx context.Context) error
+	// paramHeaders returns the x-mcp-header annotations of a listed tool.
+	paramHeaders(tool string) []paramHeader
 }

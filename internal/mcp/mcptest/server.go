@@ -36,6 +36,14 @@ const EnvToolsFile = "TAI_FAKE_TOOLS_FILE"
 // as they are asked for, so a huge COUNT costs the fake nothing up front.
 const EnvGenerated = "TAI_FAKE_GENERATED"
 
+// EnvStateless, set to a number of milliseconds, makes the server speak
+// only the stateless era (2026-07-28): it answers server/discover, refuses
+// initialize with -32022, gives tools/list that ttlMs, and from its second
+// tools/list on also lists a tool named "added". Set to "future", the
+// server speaks only a revision tai does not know (2027-01-01) and
+// refuses both discover and initialize with -32022.
+const EnvStateless = "TAI_FAKE_STATELESS"
+
 // ShouldServe reports whether this process was started as the fake server.
 func ShouldServe() bool { return os.Getenv(EnvServe) == "1" }
 
@@ -63,6 +71,7 @@ func Main() {
 		list, _ = os.ReadFile(f)
 	}
 	_ = json.Unmarshal(list, &s.Tools)
+	s.StatelessTTL, s.statelessEnv = os.LookupEnv(EnvStateless)
 	if s.Tools == nil {
 		s.Tools = []map[string]any{}
 	}
@@ -131,6 +140,9 @@ type Server struct {
 	// generated ones; nil lists what Script says.
 	Tools     []map[string]any
 	Generated string
+	// StatelessTTL is EnvStateless's value for a server with Tools.
+	StatelessTTL string
+	statelessEnv bool
 	// Send writes a message to the client, Raw a line exactly as given,
 	// Stderr a line of the server's stderr.
 	Send   func(*wire.Message)
@@ -141,6 +153,8 @@ type Server struct {
 	gathered []*wire.Message   // "gather" calls held back
 	asked    map[string]string // server request id -> answer seen
 	waiting  *wire.Message     // an "answers" call held until both arrive
+	refused  bool              // "stateless-refuse-once" refused its first discover
+	lists    int               // tools/list requests answered
 }
 
 func (s *Server) result(id wire.ID, v any) {
@@ -157,9 +171,14 @@ func text(t string, isError bool) map[string]any {
 
 // Handle reacts to one message from the client.
 func (s *Server) Handle(m *wire.Message) {
+	if s.statelessEnv && s.statelessTools(m) {
+		return
+	}
 	switch {
 	case m.IsResponse():
 		s.gotAnswer(m)
+	case m.Method == wire.MethodDiscover:
+		s.discover(m)
 	case m.Method == wire.MethodInitialize:
 		s.initialize(m)
 	case m.Method == wire.MethodCancelled:
@@ -168,8 +187,10 @@ func (s *Server) Handle(m *wire.Message) {
 		s.Stderr(fmt.Sprintf("cancelled %s: %s", p.RequestID, p.Reason))
 	case m.Method == wire.MethodPing:
 		s.result(m.ID, struct{}{})
+	case m.Method == wire.MethodToolsList && s.claimMissing(m):
 	case m.Method == wire.MethodToolsList:
 		s.listTools(m)
+	case m.Method == wire.MethodToolsCall && s.claimMissing(m):
 	case m.Method == wire.MethodToolsCall:
 		s.call(m)
 	case m.IsRequest():
@@ -185,7 +206,91 @@ func mustID(raw string) wire.ID {
 	return id
 }
 
+// unsupported answers m with -32022, naming the versions supported.
+func (s *Server) unsupported(m *wire.Message, requested string, supported ...string) {
+	data, _ := json.Marshal(wire.UnsupportedVersion{Supported: supported, Requested: requested})
+	s.Send(wire.NewErrorResponse(m.ID, &wire.Error{Code: wire.CodeUnsupportedProtocol, Message: "Unsupported protocol version", Data: data}))
+}
+
+// statelessTools answers what EnvStateless changes for a server with
+// Tools, and reports whether it did.
+func (s *Server) statelessTools(m *wire.Message) bool {
+	switch {
+	case s.StatelessTTL == "future" && (m.Method == wire.MethodDiscover || m.Method == wire.MethodInitialize):
+		s.unsupported(m, wire.StatelessVersion, "2027-01-01")
+	case m.Method == wire.MethodDiscover:
+		s.result(m.ID, map[string]any{"resultType": "complete", "supportedVersions": []string{wire.StatelessVersion},
+			"capabilities": map[string]any{"tools": map[string]any{}}, "ttlMs": 0, "cacheScope": "public"})
+	case m.Method == wire.MethodInitialize:
+		s.unsupported(m, "2025-11-25", wire.StatelessVersion)
+	case m.Method == wire.MethodToolsList:
+		var p wire.ListToolsParams
+		json.Unmarshal(m.Params, &p)
+		s.lists++
+		page := s.listed(p.Cursor)
+		if s.lists > 1 {
+			page["tools"] = append(page["tools"].([]any), map[string]any{"name": "added", "inputSchema": map[string]any{"type": "object"}})
+		}
+		page["ttlMs"], _ = strconv.Atoi(s.StatelessTTL)
+		s.result(m.ID, page)
+	default:
+		return false
+	}
+	return true
+}
+
+// Stateless reports whether the script is a stateless-era server.
+func (s *Server) Stateless() bool { return strings.HasPrefix(s.Script, "stateless") }
+
+// discover answers server/discover as the script's server would: a
+// stateless one with its result, "future" and "dual" with -32022, a
+// session-era one with -32601 (or, for "silent-discover", not at all, and
+// for "exit-on-discover" by exiting).
+func (s *Server) discover(m *wire.Message) {
+	claim := wire.ReadClaim(m.Params)
+	s.Stderr(fmt.Sprintf("discover %s missing %v", claim.Version, claim.Missing))
+	switch {
+	case s.Script == "future":
+		s.unsupported(m, claim.Version, "2027-01-01")
+	case s.Script == "stateless-refuse-once" && !s.refused:
+		s.refused = true
+		s.unsupported(m, claim.Version, wire.StatelessVersion)
+	case s.Script == "dual":
+		s.unsupported(m, claim.Version, "2025-11-25", "2025-06-18")
+	case s.Script == "discover-legacy-only":
+		s.result(m.ID, map[string]any{"resultType": "complete", "supportedVersions": []string{"2025-11-25", "2025-06-18"},
+			"capabilities": map[string]any{"tools": map[string]any{}}, "ttlMs": 0, "cacheScope": "public"})
+	case s.Script == "silent-discover":
+	case s.Script == "exit-on-discover":
+		s.Stderr("unknown request before initialize")
+		os.Exit(1)
+	case s.Stateless():
+		s.result(m.ID, map[string]any{"resultType": "complete", "supportedVersions": []string{wire.StatelessVersion},
+			"capabilities": map[string]any{"tools": map[string]any{}}, "ttlMs": 0, "cacheScope": "public",
+			"_meta": map[string]any{wire.MetaServerInfo: map[string]any{"name": "fake-stateless", "version": "2"}}})
+	default:
+		s.Send(wire.NewErrorResponse(m.ID, &wire.Error{Code: wire.CodeMethodNotFound, Message: "no " + m.Method}))
+	}
+}
+
+// claimMissing answers -32602 for a stateless server's request that lacks
+// the _meta claim, and reports whether it did.
+func (s *Server) claimMissing(m *wire.Message) bool {
+	if !s.Stateless() {
+		return false
+	}
+	if c := wire.ReadClaim(m.Params); c.Present && len(c.Missing) == 0 && c.Version == wire.StatelessVersion {
+		return false
+	}
+	s.Send(wire.NewErrorResponse(m.ID, &wire.Error{Code: wire.CodeInvalidParams, Message: "no _meta claim"}))
+	return true
+}
+
 func (s *Server) initialize(m *wire.Message) {
+	if s.Script == "stateless-only" {
+		s.unsupported(m, "2025-11-25", wire.StatelessVersion)
+		return
+	}
 	var p wire.InitializeParams
 	json.Unmarshal(m.Params, &p)
 	s.Stderr(fmt.Sprintf("client %s %s offers %s caps %s", p.ClientInfo.Name, p.ClientInfo.Version, p.ProtocolVersion, p.Capabilities))
@@ -235,6 +340,18 @@ func (s *Server) listTools(m *wire.Message) {
 		page = scriptPage(s.Script, p.Cursor)
 	case "loop-cursor":
 		page["nextCursor"] = "again"
+	case "stateless-ttl":
+		page["ttlMs"], page["cacheScope"] = 250, "public"
+	case "stateless-xh":
+		page["tools"] = []any{
+			json.RawMessage(`{"name":"echo","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},"n":{"type":"integer","x-mcp-header":"N"},"deep":{"type":"object","properties":{"on":{"type":"boolean","x-mcp-header":"On"}}},"q":{"type":"string"}}}}`),
+			json.RawMessage(`{"name":"in_items","inputSchema":{"type":"object","properties":{"l":{"type":"array","items":{"type":"string","x-mcp-header":"L"}}}}}`),
+			json.RawMessage(`{"name":"on_number","inputSchema":{"type":"object","properties":{"f":{"type":"number","x-mcp-header":"F"}}}}`),
+			json.RawMessage(`{"name":"twice","inputSchema":{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"Dup"},"b":{"type":"string","x-mcp-header":"dup"}}}}`),
+			json.RawMessage(`{"name":"colon","inputSchema":{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"A:B"}}}}`),
+		}
+	case "stateless-input":
+		page["resultType"] = "input_required"
 	case "endless":
 		page["nextCursor"] = p.Cursor + "x"
 	}

@@ -57,6 +57,9 @@ func runChat(ctx context.Context, c Call) (*wire.CallToolResult, error) {
 	if host := sess.srv.opts.Host; host == nil {
 		return TextResult("chat: this server runs no agent", true), nil
 	}
+	if sess.stateless {
+		return sess.srv.storedChat(ctx, name, in)
+	}
 	// A conflicting profile is refused without waiting for the turn.
 	if conv := sess.conversation(name); conv != nil {
 		if err := conv.sameProfile(in.Profile); err != nil {

@@ -72,8 +72,7 @@ func (c *conversation) sameProfile(profile string) *wire.Error {
 	if profile == "" || profile == c.profile {
 		return nil
 	}
-	return invalidParams("chat: conversation %q runs on profile %q; a conversation keeps the profile it started with (name another session to use %q)",
-		c.name, c.profile, wire.Printable(profile, 64))
+	return profileConflict(c.name, c.profile, profile)
 }
 
 // redact removes known secret values from text the client will see.

@@ -84,8 +84,15 @@ func (s *Server) cancelled(sess *Session, params json.RawMessage) {
 // call runs tools/call: an unknown tool or arguments that fail the schema
 // are -32602; a tool that ran and failed is a result with isError.
 func (s *Server) call(w http.ResponseWriter, r *http.Request, sess *Session, m *wire.Message) {
+	s.callWith(w, r, sess, m, nil)
+}
+
+// callWith is call with the params already decoded (nil: decode them).
+func (s *Server) callWith(w http.ResponseWriter, r *http.Request, sess *Session, m *wire.Message, decoded *wire.CallToolParams) {
 	var p wire.CallToolParams
-	if err := decodeParams(m.Params, &p); err != nil {
+	if decoded != nil {
+		p = *decoded
+	} else if err := decodeParams(m.Params, &p); err != nil {
 		writeWireError(w, m.ID, invalidParams("tools/call: %v", err))
 		return
 	}
@@ -122,7 +129,16 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, sess *Session, m *
 		writeWireError(w, m.ID, we)
 		return
 	}
-	writeToolResult(w, m.ID, t.Name, res)
+	writeToolResult(w, m.ID, t.Name, res, s.tail(sess))
+}
+
+// tail is what a result ends with in the session's era: nothing in the
+// session era, resultType and serverInfo in the stateless one.
+func (s *Server) tail(sess *Session) []byte {
+	if sess == s.stateless {
+		return s.resultTail
+	}
+	return nil
 }
 
 // run calls t, turning a panic into an internal error.

@@ -41,6 +41,9 @@ type Options struct {
 	// Audit receives the row of each chat and completions call (the
 	// native tools' rows are written by tools.Invoke); nil writes none.
 	Audit func(ctx context.Context, e vault.AuditEntry)
+	// Vault keeps the stateless era's chat conversations; nil refuses
+	// chat in that era.
+	Vault *vault.Store
 	// Version is serverInfo.version.
 	Version string
 	// Loopback says the server listens on a loopback address, so that

@@ -14,8 +14,10 @@ import (
 
 // post handles one JSON-RPC message. The order of the checks is part of
 // the contract: a message that cannot be read is refused before anything
-// looks at sessions, and an unknown method is -32601 whatever session it
-// names, so that clients probing newer methods fall back cleanly.
+// looks at eras or sessions; a request claiming the stateless era goes to
+// postStateless; in the session era an unknown method is -32601 whatever
+// session it names, so that clients probing newer methods fall back
+// cleanly.
 func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 	buf := bufPool.Get().(*bytes.Buffer)
 	defer putBuf(buf)
@@ -33,7 +35,12 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 			"tai's server sends no requests, so it takes no responses; POST requests and notifications")
 		return
 	}
-	if _, known := wire.ServedMethod(m.Method); !known {
+	era, claim := eraOf(r, m)
+	if !era.Sessions {
+		s.postStateless(w, r, m, claim)
+		return
+	}
+	if _, known := wire.ServedMethod(m.Method, era); !known {
 		if m.IsNotification() {
 			w.WriteHeader(http.StatusAccepted) // other notifications are ignored
 			return
@@ -41,10 +48,9 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusOK, m.ID, wire.CodeMethodNotFound, "method not found: "+wire.Printable(m.Method, 80))
 		return
 	}
-	era, ok := eraOf(r)
-	if !ok {
+	if !sessionVersion(r) {
 		writeError(w, http.StatusBadRequest, m.ID, wire.CodeInvalidRequest, fmt.Sprintf(
-			"unsupported MCP-Protocol-Version %q; tai speaks %v", wire.Printable(r.Header.Get(headerProtocol), 40), wire.SupportedVersions))
+			"unsupported MCP-Protocol-Version %q; tai speaks %v", wire.Printable(r.Header.Get(headerProtocol), 40), wire.ServedVersions))
 		return
 	}
 	sess, status, why := s.bind(era, r, m)

@@ -22,18 +22,19 @@ func writeResult(w http.ResponseWriter, id wire.ID, result []byte) {
 	writeBody(w, http.StatusOK, b.Bytes())
 }
 
-// writeToolResult answers tools/call with res. A result over
-// MCP_HTTP_MAX_BODY becomes a tool error that says so.
-func writeToolResult(w http.ResponseWriter, id wire.ID, tool string, res *wire.CallToolResult) {
+// writeToolResult answers tools/call with res, its object ending with
+// tail (the era's result fields). A result over MCP_HTTP_MAX_BODY becomes
+// a tool error that says so.
+func writeToolResult(w http.ResponseWriter, id wire.ID, tool string, res *wire.CallToolResult, tail []byte) {
 	b := bufPool.Get().(*bytes.Buffer)
 	defer putBuf(b)
 	envelope(b, id)
-	err := appendToolResult(b, res)
+	err := appendToolResult(b, res, tail)
 	if err == nil && b.Len() > wire.HTTPMaxBody {
 		n := b.Len()
 		b.Reset()
 		envelope(b, id)
-		err = appendToolResult(b, TextResult(fmt.Sprintf("%s: the result is %d bytes, over MCP_HTTP_MAX_BODY (%d); ask for less", tool, n, wire.HTTPMaxBody), true))
+		err = appendToolResult(b, TextResult(fmt.Sprintf("%s: the result is %d bytes, over MCP_HTTP_MAX_BODY (%d); ask for less", tool, n, wire.HTTPMaxBody), true), tail)
 	}
 	if err != nil {
 		writeError(w, http.StatusOK, id, wire.CodeInternalError, fmt.Sprintf("internal error: %s returned %v", tool, err))
@@ -54,9 +55,9 @@ func envelope(b *bytes.Buffer, id wire.ID) {
 	b.WriteString(`,"result":`)
 }
 
-// appendToolResult writes res as JSON; its content blocks must be JSON
-// objects.
-func appendToolResult(b *bytes.Buffer, res *wire.CallToolResult) error {
+// appendToolResult writes res as JSON, then tail before the closing
+// brace; its content blocks must be JSON objects.
+func appendToolResult(b *bytes.Buffer, res *wire.CallToolResult, tail []byte) error {
 	b.WriteString(`{"content":[`)
 	for i, c := range res.Content {
 		if len(c) == 0 || c[0] != '{' || !json.Valid(c) {
@@ -82,9 +83,14 @@ func appendToolResult(b *bytes.Buffer, res *wire.CallToolResult) error {
 		if res.Meta[0] != '{' || !json.Valid(res.Meta) {
 			return errors.New("_meta that is not a JSON object")
 		}
-		b.WriteString(`,"_meta":`)
-		b.Write(res.Meta)
+		if len(tail) == 0 {
+			b.WriteString(`,"_meta":`)
+			b.Write(res.Meta)
+		} else if tail = withMeta(tail, res.Meta); tail == nil {
+			return errors.New("_meta that cannot join the era's")
+		}
 	}
+	b.Write(tail)
 	b.WriteByte('}')
 	return nil
 }
@@ -180,4 +186,29 @@ func appendString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// withMeta is tail (the era's result fields, ending with its _meta
+// object) with meta's members added to that object; nil when either is
+// not a JSON object. The era's own members win a clash.
+func withMeta(tail, meta json.RawMessage) []byte {
+	const key = `"_meta":`
+	i := bytes.LastIndex(tail, []byte(key))
+	if i < 0 {
+		return append(append(append([]byte{}, tail...), ","+key...), meta...)
+	}
+	var era, add map[string]json.RawMessage
+	if json.Unmarshal(tail[i+len(key):], &era) != nil || json.Unmarshal(meta, &add) != nil {
+		return nil
+	}
+	for k, v := range add {
+		if _, ok := era[k]; !ok {
+			era[k] = v
+		}
+	}
+	merged, err := json.Marshal(era)
+	if err != nil {
+		return nil
+	}
+	return append(append([]byte{}, tail[:i+len(key)]...), merged...)
 }

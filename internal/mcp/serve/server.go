@@ -9,6 +9,8 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"net/http"
+
+	"tai/internal/mcp/wire"
 )
 
 // Server is the served endpoint (McpServeContext): its tools, its key and
@@ -22,6 +24,14 @@ type Server struct {
 	welcome  map[string][]byte // the initialize result by version
 	guard    guard
 	sessions sessions
+
+	// The stateless era: its one state (never in sessions, never swept),
+	// its discover and tools/list results, and the tail of its other
+	// results.
+	stateless     *Session
+	discover      []byte
+	listStateless []byte
+	resultTail    []byte
 
 	// hooks for tests in this package.
 	onWait     func() // a chat starts waiting for the session's turn
@@ -53,6 +63,10 @@ func New(o Options) (*Server, error) {
 	if s.welcome, err = welcomes(o.Version); err != nil {
 		return nil, fmt.Errorf("serve: encoding the initialize result: %w", err)
 	}
+	if s.discover, s.listStateless, s.resultTail, err = statelessResults(o.Version, o.Tools); err != nil {
+		return nil, fmt.Errorf("serve: encoding the stateless results: %w", err)
+	}
+	s.stateless = &Session{srv: s, id: "stateless", version: wire.StatelessVersion, created: o.Now(), turn: make(chan struct{}, 1), stateless: true}
 	return s, nil
 }
 
@@ -77,6 +91,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case http.MethodPost:
 		s.post(w, r)
 	case http.MethodDelete:
+		if statelessHeader(r.Header.Get(headerProtocol)) {
+			w.Header().Set("Allow", "POST")
+			refuse(w, http.StatusMethodNotAllowed, "method not allowed: protocol "+wire.StatelessVersion+" has no sessions to end; POST one JSON-RPC message")
+			return
+		}
 		s.delete(w, r)
 	default:
 		w.Header().Set("Allow", "POST, DELETE")
@@ -135,17 +154,18 @@ func (s *Server) drop(sess *Session) bool {
 	return true
 }
 
-// Close drops every session.
+// Close drops every session and ends what stateless calls started.
 func (s *Server) Close() {
 	for _, sess := range s.sessions.all() {
 		s.drop(sess)
 	}
+	s.stateless.close()
 }
 
 // Header names of the Streamable HTTP transport.
 const (
-	headerSession  = "Mcp-Session-Id"
-	headerProtocol = "Mcp-Protocol-Version"
+	headerSession  = wire.HeaderSessionID
+	headerProtocol = wire.HeaderProtocolVersion
 )
 
 // defaultVersion is the revision of a request without MCP-Protocol-Version,

@@ -21,7 +21,10 @@ type Session struct {
 	id      string
 	version string // negotiated protocol version
 	created time.Time
-	seen    atomic.Int64 // unix nanoseconds of the last request
+	// stateless marks the server's one state of the stateless era: its
+	// chat conversations live in the vault, not here.
+	stateless bool
+	seen      atomic.Int64 // unix nanoseconds of the last request
 
 	// turn is held by the session's running chat turn.
 	turn chan struct{}

@@ -39,7 +39,8 @@ type Constant struct {
 // anything that prints the caps. Values are formatted from the Go constants
 // above, so they cannot disagree with them.
 var Constants = []Constant{
-	{"MCP_PROTOCOL_VERSION", ProtocolVersion, "protocol revision tai offers"},
+	{"MCP_PROTOCOL_VERSION", ProtocolVersion, "session-era revision tai offers in initialize"},
+	{"MCP_STATELESS_VERSION", StatelessVersion, "stateless-era revision tai tries first"},
 	{"MCP_CONNECT_TIMEOUT", seconds(ConnectTimeout), "spawn or dial plus handshake, per server"},
 	{"MCP_INSTALL_TIMEOUT", seconds(InstallTimeout), "first start of a package runner's server (npx, uvx, bunx, pnpm dlx) at registration, install included"},
 	{"MCP_MAX_STARTUP", seconds(MaxStartup), "the most a pasted startup_timeout_sec or startup_timeout_ms may raise a first start to"},

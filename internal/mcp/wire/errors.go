@@ -16,9 +16,42 @@ const (
 	CodeInternalError  = -32603
 	// CodeHTTP marks an HTTPError seen as an Error. JSON-RPC leaves
 	// -32000 to -32099 to implementations; no server sends this one to tai,
-	// the HTTP leg makes it up from a status line.
+	// the HTTP leg makes it up from a status line. (2026-07-28 reserves
+	// -32020 to -32099 for the specification; -32001 stays in the
+	// implementation-defined part.)
 	CodeHTTP = -32001
+
+	// The stateless era's errors (2026-07-28). On HTTP each comes with
+	// status 400.
+	CodeHeaderMismatch      = -32020 // HeaderMismatch: a request header is missing or disagrees with the body
+	CodeMissingCapability   = -32021 // MissingRequiredClientCapability; data.requiredCapabilities
+	CodeUnsupportedProtocol = -32022 // UnsupportedProtocolVersion; data {supported, requested}
 )
+
+// Code is one JSON-RPC error code with the name the docs give it.
+type Code struct {
+	Code int64
+	Name string
+}
+
+// Codes lists every error code tai sends or reads, for the docs drift test.
+var Codes = []Code{
+	{CodeParseError, "ParseError"},
+	{CodeInvalidRequest, "InvalidRequest"},
+	{CodeMethodNotFound, "MethodNotFound"},
+	{CodeInvalidParams, "InvalidParams"},
+	{CodeInternalError, "InternalError"},
+	{CodeHTTP, "HTTP"},
+	{CodeHeaderMismatch, "HeaderMismatch"},
+	{CodeMissingCapability, "MissingRequiredClientCapability"},
+	{CodeUnsupportedProtocol, "UnsupportedProtocolVersion"},
+}
+
+// Modern reports whether code is one only a stateless-era server sends: an
+// answer carrying it identifies the server's era even on a 400.
+func Modern(code int64) bool {
+	return code == CodeHeaderMismatch || code == CodeMissingCapability || code == CodeUnsupportedProtocol
+}
 
 // Error is a JSON-RPC error object (McpError): the server understood the
 // message and refused it. It is a protocol failure, never a tool's own
@@ -42,6 +75,12 @@ type HTTPError struct {
 	WWWAuthenticate string
 	// Body is the start of the answer's body, made printable.
 	Body string
+	// RPC is the JSON-RPC error the body held, if it was one, and RPCID
+	// the id it answered: a stateless-era server answers its refusals
+	// with a 4xx and such a body, and the client reads the era from its
+	// code.
+	RPC   *Error
+	RPCID ID
 }
 
 func (e *HTTPError) Error() string {
@@ -49,7 +88,10 @@ func (e *HTTPError) Error() string {
 	if e.WWWAuthenticate != "" {
 		msg += " (WWW-Authenticate: " + Printable(e.WWWAuthenticate, 200) + ")"
 	}
-	if e.Body != "" {
+	switch {
+	case e.RPC != nil:
+		msg += ": " + e.RPC.Error()
+	case e.Body != "":
 		msg += ": " + e.Body
 	}
 	return msg

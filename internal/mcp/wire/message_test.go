@@ -3,6 +3,7 @@ package wire
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -193,17 +194,78 @@ func TestEraOf_MapsEveryVersion(t *testing.T) {
 			t.Errorf("%s: era %q, %v", v, e.Name, ok)
 		}
 	}
-	if e, ok := EraOf("2026-07-28"); ok {
-		t.Errorf("2026-07-28 mapped to era %q before tai speaks it", e.Name)
+	if e, ok := EraOf("2026-07-28"); !ok || e.Name != StatelessEra.Name || e.Sessions {
+		t.Errorf("2026-07-28 mapped to era %+v, %v", e, ok)
+	}
+	if _, ok := EraOf("2027-01-01"); ok {
+		t.Error("an unknown revision has an era")
 	}
 }
 
 func TestServedMethod(t *testing.T) {
-	if m, ok := ServedMethod(MethodToolsCall); !ok || m.Notification {
-		t.Errorf("tools/call: %+v %v", m, ok)
+	for _, era := range Eras {
+		if m, ok := ServedMethod(MethodToolsCall, era); !ok || m.Notification {
+			t.Errorf("tools/call in %s: %+v %v", era.Name, m, ok)
+		}
+		if _, ok := ServedMethod("resources/list", era); ok {
+			t.Errorf("resources/list is served in %s", era.Name)
+		}
 	}
-	if _, ok := ServedMethod("resources/list"); ok {
-		t.Error("resources/list is served")
+	for method, era := range map[string]Era{MethodDiscover: StatelessEra, MethodInitialize: SessionEra, MethodPing: SessionEra} {
+		for _, e := range Eras {
+			if _, ok := ServedMethod(method, e); ok != (e.Name == era.Name) {
+				t.Errorf("%s served in %s: %v", method, e.Name, ok)
+			}
+		}
+	}
+}
+
+func TestWithMetaAndReadClaim(t *testing.T) {
+	meta := []byte(`{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`)
+	for _, params := range []string{"", "null", "{}", ` { } `, `{"name":"x","arguments":{"_meta":1}}`} {
+		got, err := WithMeta(json.RawMessage(params), meta)
+		if err != nil || !json.Valid(got) {
+			t.Fatalf("%q: %s %v", params, got, err)
+		}
+		c := ReadClaim(got)
+		if !c.Present || c.Version != StatelessVersion || len(c.Missing) != 0 {
+			t.Errorf("%q: claim %+v from %s", params, c, got)
+		}
+	}
+	if _, err := WithMeta(json.RawMessage(`[1]`), meta); err == nil {
+		t.Error("array params took _meta")
+	}
+	for params, want := range map[string]Claim{
+		`{}`:           {},
+		`{"_meta":{}}`: {},
+		`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`:                                             {Version: StatelessVersion, Present: true, Missing: []string{MetaClientCapabilities}},
+		`{"_meta":{"io.modelcontextprotocol/protocolVersion":7,"io.modelcontextprotocol/clientCapabilities":{}}}`:        {Present: true, Missing: []string{MetaProtocolVersion}},
+		`{"_me\u0074a":{"io.modelcontextprotocol/protocolVersion":"x","io.modelcontextprotocol/clientCapabilities":[]}}`: {Version: "x", Present: true, Missing: []string{MetaClientCapabilities}},
+	} {
+		got := ReadClaim(json.RawMessage(params))
+		if got.Version != want.Version || got.Present != want.Present || strings.Join(got.Missing, ",") != strings.Join(want.Missing, ",") {
+			t.Errorf("%s: %+v, want %+v", params, got, want)
+		}
+	}
+}
+
+func TestHeaderValue_RoundTrips(t *testing.T) {
+	plain := []string{"get_weather", "a b", "a\tb", "x=?base64?y", ""}
+	encoded := []string{"Hello, 世界", " padded ", "line1\nline2", "tab\t", "=?base64?literal?=", "x\x7f", "\x00"}
+	for _, v := range append(plain, encoded...) {
+		h := HeaderValue(v)
+		if isPlain := h == v; isPlain != slices.Contains(plain, v) {
+			t.Errorf("%q encoded as %q", v, h)
+		}
+		back, ok := ReadHeaderValue(h)
+		if !ok || back != v {
+			t.Errorf("%q: %q back to %q %v", v, h, back, ok)
+		}
+	}
+	for _, bad := range []string{"=?base64?!!?=", "a\nb", "caf\u00e9"} {
+		if _, ok := ReadHeaderValue(bad); ok {
+			t.Errorf("%q read as a header value", bad)
+		}
 	}
 }
 

@@ -59,10 +59,15 @@ type ListToolsParams struct {
 	Cursor string `json:"cursor,omitempty"`
 }
 
-// ListToolsResult is one page of tools/list.
+// ListToolsResult is one page of tools/list. TTLMs and CacheScope are the
+// stateless era's caching hints; absent, a client treats the list as stale
+// at once.
 type ListToolsResult struct {
 	Tools      []Tool `json:"tools"`
 	NextCursor string `json:"nextCursor,omitempty"`
+	ResultType string `json:"resultType,omitempty"`
+	TTLMs      *int64 `json:"ttlMs,omitempty"`
+	CacheScope string `json:"cacheScope,omitempty"`
 }
 
 // CallToolParams names the tool and carries its arguments untouched.
@@ -81,6 +86,8 @@ type CallToolResult struct {
 	IsError           bool              `json:"isError,omitempty"`
 	StructuredContent json.RawMessage   `json:"structuredContent,omitempty"`
 	Meta              json.RawMessage   `json:"_meta,omitempty"`
+	// ResultType is the stateless era's result kind; empty means complete.
+	ResultType string `json:"resultType,omitempty"`
 }
 
 // Text joins the text of the result's text blocks with newlines; other

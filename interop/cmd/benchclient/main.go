@@ -2,7 +2,10 @@
 // client side by side against the same Go SDK server (goserver): the cost
 // of one tools/call to a trivial tool over stdio and over Streamable HTTP
 // (JSON and event-stream replies), and the cost of connecting (spawn or
-// dial plus handshake, then close). It prints a Markdown table.
+// dial plus handshake, then close), in each protocol era: the stateless
+// one (2026-07-28; over HTTP the server runs its stateless handler) and
+// the session one (2025-11-25, both clients pinned to it). It prints a
+// Markdown table.
 //
 // Usage: benchclient -server path/to/goserver
 package main
@@ -37,17 +40,27 @@ func main() {
 	if *server == "" {
 		log.Fatal("benchclient: -server is required")
 	}
-	jsonURL, stopJSON := startHTTP(true)
+	jsonURL, stopJSON := startHTTP("-json")
 	defer stopJSON()
-	sseURL, stopSSE := startHTTP(false)
+	sseURL, stopSSE := startHTTP()
 	defer stopSSE()
+	statelessURL, stopStateless := startHTTP("-json", "-stateless")
+	defer stopStateless()
+	stdio := func() client.Transport { return client.Stdio{Command: *server} }
+	httpAt := func(url string) func() client.Transport {
+		return func() client.Transport { return client.HTTP{URL: url} }
+	}
 
 	legs := []leg{
-		{"tools/call over stdio", taiCall(client.Stdio{Command: *server}), sdkCall(stdioSDK)},
-		{"tools/call over HTTP, JSON replies", taiCall(client.HTTP{URL: jsonURL}), sdkCall(httpSDK(jsonURL))},
-		{"tools/call over HTTP, SSE replies", taiCall(client.HTTP{URL: sseURL}), sdkCall(httpSDK(sseURL))},
-		{"spawn + handshake + close, stdio", taiConnect(func() client.Transport { return client.Stdio{Command: *server} }), sdkConnect(stdioSDK)},
-		{"handshake + close, HTTP JSON", taiConnect(func() client.Transport { return client.HTTP{URL: jsonURL} }), sdkConnect(httpSDK(jsonURL))},
+		{"tools/call over stdio, stateless era", taiCall(stdio, stateless), sdkCall(stdioSDK, stateless)},
+		{"tools/call over stdio, session era", taiCall(stdio, session), sdkCall(stdioSDK, session)},
+		{"tools/call over HTTP JSON, stateless era", taiCall(httpAt(statelessURL), stateless), sdkCall(httpSDK(statelessURL), stateless)},
+		{"tools/call over HTTP JSON, session era", taiCall(httpAt(jsonURL), session), sdkCall(httpSDK(jsonURL), session)},
+		{"tools/call over HTTP SSE, session era", taiCall(httpAt(sseURL), session), sdkCall(httpSDK(sseURL), session)},
+		{"spawn + handshake + close, stdio, stateless era", taiConnect(stdio, stateless), sdkConnect(stdioSDK, stateless)},
+		{"spawn + handshake + close, stdio, session era", taiConnect(stdio, session), sdkConnect(stdioSDK, session)},
+		{"handshake + close, HTTP JSON, stateless era", taiConnect(httpAt(statelessURL), stateless), sdkConnect(httpSDK(statelessURL), stateless)},
+		{"handshake + close, HTTP JSON, session era", taiConnect(httpAt(jsonURL), session), sdkConnect(httpSDK(jsonURL), session)},
 	}
 	fmt.Println("| leg | tai | Go SDK v1.8.0 | tai / SDK | tai allocs | SDK allocs |")
 	fmt.Println("|---|---|---|---|---|---|")
@@ -67,12 +80,19 @@ func perOp(r testing.BenchmarkResult) string {
 	return fmt.Sprintf("%.1f µs", ns/1e3)
 }
 
-// startHTTP runs goserver over HTTP on a loopback port.
-func startHTTP(jsonReplies bool) (string, func()) {
-	args := []string{"-http", "127.0.0.1:0"}
-	if jsonReplies {
-		args = append(args, "-json")
-	}
+// era is how each client opens: tai with its remembered verdict (the
+// stateless era is what it probes for first; the session verdict sends
+// initialize at once), the SDK with the version it offers.
+type era struct{ tai, sdk string }
+
+var (
+	stateless = era{"", "2026-07-28"}
+	session   = era{"session", "2025-11-25"}
+)
+
+// startHTTP runs goserver over HTTP on a loopback port with flags.
+func startHTTP(flags ...string) (string, func()) {
+	args := append([]string{"-http", "127.0.0.1:0"}, flags...)
 	cmd := exec.Command(*server, args...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
@@ -91,14 +111,17 @@ func startHTTP(jsonReplies bool) (string, func()) {
 
 var echoArgs = json.RawMessage(`{"text":"x"}`)
 
-func taiCall(tr client.Transport) func(*testing.B) {
+func taiCall(tr func() client.Transport, e era) func(*testing.B) {
 	return func(b *testing.B) {
 		ctx := context.Background()
-		c, err := client.Connect(ctx, client.Options{Transport: tr})
+		c, err := client.Connect(ctx, client.Options{Transport: tr(), Era: e.tai})
 		if err != nil {
 			b.Fatal(err)
 		}
 		defer c.Close()
+		if v := c.Server().ProtocolVersion; v != e.sdk {
+			b.Fatalf("tai's client settled on %s, not %s", v, e.sdk)
+		}
 		b.ReportAllocs()
 		b.ResetTimer()
 		for range b.N {
@@ -109,11 +132,11 @@ func taiCall(tr client.Transport) func(*testing.B) {
 	}
 }
 
-func taiConnect(tr func() client.Transport) func(*testing.B) {
+func taiConnect(tr func() client.Transport, e era) func(*testing.B) {
 	return func(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
-			c, err := client.Connect(context.Background(), client.Options{Transport: tr()})
+			c, err := client.Connect(context.Background(), client.Options{Transport: tr(), Era: e.tai})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -132,19 +155,22 @@ func httpSDK(url string) func() mcp.Transport {
 	}
 }
 
-func sdkSession(tr mcp.Transport) (*mcp.ClientSession, error) {
+func sdkSession(tr mcp.Transport, e era) (*mcp.ClientSession, error) {
 	c := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
-	return c.Connect(context.Background(), tr, nil)
+	return c.Connect(context.Background(), tr, &mcp.ClientSessionOptions{ProtocolVersion: e.sdk})
 }
 
-func sdkCall(tr func() mcp.Transport) func(*testing.B) {
+func sdkCall(tr func() mcp.Transport, e era) func(*testing.B) {
 	return func(b *testing.B) {
 		ctx := context.Background()
-		s, err := sdkSession(tr())
+		s, err := sdkSession(tr(), e)
 		if err != nil {
 			b.Fatal(err)
 		}
 		defer s.Close()
+		if v := s.InitializeResult().ProtocolVersion; v != e.sdk {
+			b.Fatalf("the SDK's client settled on %s, not %s", v, e.sdk)
+		}
 		params := &mcp.CallToolParams{Name: "echo", Arguments: echoArgs}
 		b.ReportAllocs()
 		b.ResetTimer()
@@ -156,11 +182,11 @@ func sdkCall(tr func() mcp.Transport) func(*testing.B) {
 	}
 }
 
-func sdkConnect(tr func() mcp.Transport) func(*testing.B) {
+func sdkConnect(tr func() mcp.Transport, e era) func(*testing.B) {
 	return func(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
-			s, err := sdkSession(tr())
+			s, err := sdkSession(tr(), e)
 			if err != nil {
 				b.Fatal(err)
 			}

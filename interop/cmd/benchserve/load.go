@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -10,6 +11,8 @@ import (
 	"net/url"
 	"sync"
 	"time"
+
+	"tai/internal/mcp/wire"
 )
 
 // The load: every peer gets the same bytes from the same client code.
@@ -27,6 +30,9 @@ var (
 type client struct {
 	host, path string
 	key        string
+	// stateless speaks the stateless era (2026-07-28): no session, the
+	// _meta claim in every request and the request headers.
+	stateless bool
 }
 
 func newClient(rawURL, key string) *client {
@@ -37,15 +43,41 @@ func newClient(rawURL, key string) *client {
 	return &client{host: u.Host, path: u.Path, key: key}
 }
 
-// request is the bytes of one POST in session sess ("" for none).
+// statelessMeta is the _meta of every stateless-era request.
+var statelessMeta = []byte(`{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"benchserve","version":"1"}}`)
+
+// request is the bytes of one POST in session sess ("" for none). In the
+// stateless era the body gains the _meta claim and the POST the request
+// headers; the bytes are made once per session, outside the timed loop.
 func (c *client) request(sess string, body []byte) []byte {
+	var headers string
+	if c.stateless {
+		var m struct {
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		if err := json.Unmarshal(body, &m); err != nil {
+			panic(err)
+		}
+		params, err := wire.WithMeta(m.Params, statelessMeta)
+		if err != nil {
+			panic(err)
+		}
+		var p struct {
+			Name string `json:"name"`
+		}
+		_ = json.Unmarshal(m.Params, &p)
+		headers = fmt.Sprintf("MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: %s\r\n", m.Method)
+		if p.Name != "" {
+			headers += fmt.Sprintf("Mcp-Name: %s\r\n", p.Name)
+		}
+		body, _ = json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": m.Method, "params": params})
+	} else if sess != "" {
+		headers = fmt.Sprintf("Mcp-Session-Id: %s\r\nMcp-Protocol-Version: 2025-11-25\r\n", sess)
+	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n", c.path, c.host)
-	fmt.Fprintf(&b, "Authorization: Bearer %s\r\nContent-Length: %d\r\n", c.key, len(body))
-	if sess != "" {
-		fmt.Fprintf(&b, "Mcp-Session-Id: %s\r\nMcp-Protocol-Version: 2025-11-25\r\n", sess)
-	}
-	b.WriteString("\r\n")
+	fmt.Fprintf(&b, "Authorization: Bearer %s\r\nContent-Length: %d\r\n%s\r\n", c.key, len(body), headers)
 	b.Write(body)
 	return b.Bytes()
 }
@@ -79,8 +111,12 @@ func (c *conn) do(req []byte, out *bytes.Buffer) (status int, sess string, err e
 	return resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), err
 }
 
-// open initializes a session on cn, as a client does.
+// open initializes a session on cn, as a client does; the stateless era
+// has nothing to open.
 func (c *client) open(cn *conn) (string, error) {
+	if c.stateless {
+		return "", nil
+	}
 	var buf bytes.Buffer
 	status, sess, err := cn.do(c.request("", bodyInit), &buf)
 	if err == nil && (status != 200 || sess == "") {

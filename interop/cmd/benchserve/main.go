@@ -40,8 +40,23 @@ var (
 	memOnly  = flag.Bool("memory", false, "with -tai: only the binary's resident memory at start and with -idle sessions")
 )
 
-// kinds are the peers, tai first.
-var kinds = []string{"tai", "mcpgo", "mcpgo-stateful", "gosdk", "bare"}
+// kinds are the peers, tai first. The -stateless kinds are the same
+// binaries loaded in the stateless era (2026-07-28): no session, the _meta
+// claim and the request headers on every POST; they have no ping.
+var kinds = []string{"tai", "tai-stateless", "mcpgo", "mcpgo-stateful", "gosdk", "gosdk-stateless", "bare"}
+
+// statelessKind reports whether a kind is loaded in the stateless era.
+func statelessKind(kind string) bool { return strings.HasSuffix(kind, "-stateless") }
+
+// clientFor is the load generator's client for a peer kind.
+func clientFor(kind, url string) *client {
+	c := newClient(url, benchKey)
+	c.stateless = statelessKind(kind)
+	return c
+}
+
+// applies reports whether a scenario runs against a kind.
+func applies(kind string, sc scenario) bool { return !statelessKind(kind) || sc.name != "ping" }
 
 // scenario is one load: a message and a number of sessions.
 type scenario struct {
@@ -94,17 +109,23 @@ func main() {
 	}
 	for i, sc := range scenarios { // warm up
 		for _, k := range kinds {
-			if _, err := newClient(urls[k], benchKey).run(sc.sessions, sc.body, *duration/10); err != nil {
+			results[k][i] = &result{}
+			if !applies(k, sc) {
+				continue
+			}
+			if _, err := clientFor(k, urls[k]).run(sc.sessions, sc.body, *duration/10); err != nil {
 				log.Fatalf("%s, %s: %v", k, sc.name, err)
 			}
-			results[k][i] = &result{}
 		}
 	}
 	for r := range *rounds {
 		for i, sc := range scenarios {
 			for j := range kinds {
 				k := kinds[(j+r)%len(kinds)]
-				lat, err := newClient(urls[k], benchKey).run(sc.sessions, sc.body, *duration)
+				if !applies(k, sc) {
+					continue
+				}
+				lat, err := clientFor(k, urls[k]).run(sc.sessions, sc.body, *duration)
 				if err != nil {
 					log.Fatalf("%s, %s with %d sessions: %v", k, sc.name, sc.sessions, err)
 				}
@@ -114,7 +135,9 @@ func main() {
 	}
 	memory := map[string][2]int{}
 	for _, k := range kinds {
-		memory[k] = idleMemory(peerCmd(k), false)
+		if !statelessKind(k) { // no sessions to hold
+			memory[k] = idleMemory(peerCmd(k), false)
+		}
 	}
 	report(results, memory)
 	if *taiBin != "" {
@@ -124,10 +147,13 @@ func main() {
 
 // peerCmd is the command of a peer kind.
 func peerCmd(kind string) *exec.Cmd {
-	if kind == "mcpgo-stateful" {
+	switch kind {
+	case "mcpgo-stateful":
 		return exec.Command(filepath.Join(*peerDir, "peer-mcpgo"), "-stateful")
+	case "gosdk-stateless":
+		return exec.Command(filepath.Join(*peerDir, "peer-gosdk"), "-stateless")
 	}
-	return exec.Command(filepath.Join(*peerDir, "peer-"+kind))
+	return exec.Command(filepath.Join(*peerDir, "peer-"+strings.TrimSuffix(kind, "-stateless")))
 }
 
 // startPeer runs cmd and returns the URL it prints (on stderr for tai
@@ -185,12 +211,17 @@ func report(results map[string]map[int]*result, memory map[string][2]int) {
 	for i, sc := range scenarios {
 		for _, k := range kinds {
 			r := results[k][i]
+			if !applies(k, sc) {
+				continue
+			}
 			fmt.Printf("| %s | %d | %s | %.0f | %s | %s |\n", sc.name, sc.sessions, k, r.rate(), us(r.pct(0.5)), us(r.pct(0.99)))
 		}
 	}
 	fmt.Printf("\n| peer | resident at start | with %d idle sessions |\n|---|---|---|\n", *idle)
 	for _, k := range kinds {
-		fmt.Printf("| %s | %s | %s |\n", k, mib(memory[k][0]), mib(memory[k][1]))
+		if !statelessKind(k) {
+			fmt.Printf("| %s | %s | %s |\n", k, mib(memory[k][0]), mib(memory[k][1]))
+		}
 	}
 	fmt.Println("\nTargets at 16 sessions, each ratio the median over rounds of the two peers' figures in the same round (mcp-go: the faster of its two modes in the round):")
 	for i, sc := range scenarios {
@@ -205,6 +236,13 @@ func report(results map[string]map[int]*result, memory map[string][2]int) {
 		check(fmt.Sprintf("%s throughput, tai / mcp-go", sc.name), ratio(tai.rates, mcpgo), 1.3, true)
 		check(fmt.Sprintf("%s throughput, tai / bare", sc.name), ratio(tai.rates, bare.rates), 0.7, true)
 		check(fmt.Sprintf("%s p99, tai / bare", sc.name), ratio(tai.p99s, bare.p99s), 1.5, false)
+		if applies("tai-stateless", sc) {
+			// The stateless era must cost no more per call than the
+			// session era (it has fewer round trips at start).
+			st := results["tai-stateless"][i]
+			check(fmt.Sprintf("%s throughput, tai stateless / tai session", sc.name), ratio(st.rates, tai.rates), 0.95, true)
+			check(fmt.Sprintf("%s p99, tai stateless / tai session", sc.name), ratio(st.p99s, tai.p99s), 1.1, false)
+		}
 	}
 	check(fmt.Sprintf("tai resident with %d sessions, MiB", *idle), float64(memory["tai"][1])/1024, 20, false)
 }
@@ -220,7 +258,7 @@ func check(what string, got, target float64, atLeast bool) {
 	if !ok {
 		verdict = "MISSED"
 	}
-	fmt.Printf("- %s: %.2f (target %s %.1f) %s\n", what, got, rel, target, verdict)
+	fmt.Printf("- %s: %.2f (target %s %.2f) %s\n", what, got, rel, target, verdict)
 }
 
 // homes holds the fresh homes of serveCmd, removed when main returns.
@@ -255,10 +293,14 @@ func reportBinary() {
 	fmt.Println()
 	fmt.Println("| scenario | sessions | req/s | p50 | p99 |")
 	fmt.Println("|---|---|---|---|---|")
-	for _, sc := range []scenario{{"ping", bodyPing, 1}, {"ping", bodyPing, 16}, {"tools/call todo_read", todo, 1}, {"tools/call todo_read", todo, 16}} {
+	stateless := scenario{"tools/call todo_read, stateless era", todo, 1}
+	for _, sc := range []scenario{{"ping", bodyPing, 1}, {"ping", bodyPing, 16}, {"tools/call todo_read", todo, 1}, {"tools/call todo_read", todo, 16},
+		stateless, {stateless.name, todo, 16}} {
 		r := &result{}
 		for range *rounds {
-			lat, err := newClient(url, benchKey).run(sc.sessions, sc.body, *duration)
+			c := newClient(url, benchKey)
+			c.stateless = sc.name == stateless.name
+			lat, err := c.run(sc.sessions, sc.body, *duration)
 			if err != nil {
 				log.Fatalf("tai --serve-mcp, %s: %v", sc.name, err)
 			}
