@@ -34,8 +34,8 @@ func (tt *testTools) registry() *tools.Registry {
 			}},
 		&tools.Tool{Name: "note", Description: "write a note",
 			Schema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`),
-			Consent: func(args json.RawMessage) tools.Consent {
-				return tools.Consent{Title: "note " + string(args), Grants: []tools.Grant{{Kind: tools.GrantTool, Subject: "note"}}}
+			Consent: func(c tools.Call) tools.Consent {
+				return tools.Consent{Title: "note " + string(c.Args), Grants: []tools.Grant{{Kind: tools.GrantTool, Subject: "note"}}}
 			},
 			Run: func(ctx context.Context, c tools.Call) (tools.Result, error) {
 				var in struct{ Text string }

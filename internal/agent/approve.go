@@ -68,7 +68,7 @@ func (a *Approver) Approve(ctx context.Context, t *tools.Tool, call tools.Call) 
 			return v, nil
 		}
 	}
-	safe := t.IsSafe(call.Args)
+	safe := t.IsSafe(call)
 	if safe && reach.Unknown == "" && len(reach.Reads) == 0 && len(reach.URLs) == 0 {
 		return Verdict{Allowed: true, Reason: "safe"}, nil
 	}

@@ -48,7 +48,7 @@ func TestNative_NamesAndClosedSchemas(t *testing.T) {
 	}
 }
 
-// TestNative_DeclaredWithDefine checks every native tool's schema against
-// the struct its run function decodes into: each property is a field and
-// each field a property, so a limit or a name is stated once.
-func TestNative_DeclaredWithDefine(t *testing.T) { tooltest.CheckDeclared(t, Native()) }
+// TestNative_DeclaredWithDefine checks that every served tool is declared
+// with tools.Define and serves the schema its argument struct derives, so
+// a property, its limits and the field that receives it are stated once.
+func TestNative_DeclaredWithDefine(t *testing.T) { tooltest.CheckDeclared(t, served()) }

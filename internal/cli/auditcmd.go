@@ -1,8 +1,8 @@
 package cli
 
 import (
+	"context"
 	"fmt"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -49,18 +49,11 @@ finds an edited, inserted or deleted row, the last ones included.`,
 				}
 				return printJSON(a.Stdout, rows)
 			}
-			if len(rows) == 0 {
-				fmt.Fprintln(a.Stdout, "no audit rows match")
-				return nil
-			}
-			w := tabwriter.NewWriter(a.Stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "SEQ\tTIME\tPROFILE\tKIND\tSUBJECT\tOUTCOME\tMS\tSIZE")
-			for _, e := range rows {
-				fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%d\n", e.Seq,
+			return printTable(a.Stdout, "no audit rows match", "SEQ\tTIME\tPROFILE\tKIND\tSUBJECT\tOUTCOME\tMS\tSIZE", rows, func(e vault.AuditEntry) string {
+				return fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s\t%d\t%d", e.Seq,
 					time.UnixMilli(e.TS).Format("2006-01-02 15:04:05"), e.Profile, e.Kind,
 					textsafe.Line(e.Subject), e.Outcome, e.DurationMS, e.Size)
-			}
-			return w.Flush()
+			})
 		},
 	}
 	f := cmd.Flags()
@@ -70,61 +63,44 @@ finds an edited, inserted or deleted row, the last ones included.`,
 	f.IntVar(&limit, "limit", 0, "only the last N rows")
 	f.BoolVar(&asJSON, "json", false, "print rows as JSON")
 
-	cmd.AddCommand(&cobra.Command{
-		Use:   "verify",
-		Short: "Check the hash chain and its anchor; exit 1 when rows were edited, inserted or deleted",
-		Long: `Checks the hash chain in one snapshot of the vault: every row's hash covers
+	verify := a.storeCommand("verify", "Check the hash chain and its anchor; exit 1 when rows were edited, inserted or deleted", 0, a.auditVerify)
+	verify.Long = `Checks the hash chain in one snapshot of the vault: every row's hash covers
 the row and the previous hash, the head matches the last row, and the
 trail reaches the row recorded in ` + vault.AnchorFileName + ` beside the vault (so
 rows cut from the end, or an older vault.db put back, show). On a sealed
 vault rows are keyed (an HMAC under a key derived from the passphrase):
-verify asks for the passphrase, and without one checks their links only.`,
-		Args: exactArgs(0),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.Store(cmd.Context())
-			if err != nil {
-				return err
-			}
-			r, err := s.VerifyAudit(cmd.Context())
-			if err != nil {
-				return err
-			}
-			if len(r.Problems) == 0 {
-				fmt.Fprintln(a.Stdout, "audit trail intact: "+auditSummary(r))
-				return nil
-			}
-			for _, p := range r.Problems {
-				fmt.Fprintf(a.Stdout, "%s\n", textsafe.Line(p.String()))
-			}
-			return fmt.Errorf("audit trail damaged: %d problem(s) in %d rows; the lines above name each row", len(r.Problems), r.Rows)
-		},
-	})
-	cmd.AddCommand(&cobra.Command{
-		Use:   "reanchor",
-		Short: "Accept the trail as it stands after restoring vault.db or a crash; the acceptance is audited",
-		Long: `Points ` + vault.AnchorFileName + ` at the trail's end as it is now, for a vault.db you put
+verify asks for the passphrase, and without one checks their links only.`
+	reanchor := a.profileCommand("reanchor", "Accept the trail as it stands after restoring vault.db or a crash; the acceptance is audited", 0, a.auditReanchor)
+	reanchor.Long = `Points ` + vault.AnchorFileName + ` at the trail's end as it is now, for a vault.db you put
 back yourself or one whose last writes a crash lost. The change is a row of
 its own (kind audit-reanchor) naming the anchor it replaced; rows that were
-edited are still reported by 'tai audit verify'.`,
-		Args: exactArgs(0),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.Store(cmd.Context())
-			if err != nil {
-				return err
-			}
-			p, err := a.Profile(cmd.Context())
-			if err != nil {
-				return err
-			}
-			row, err := s.ReanchorAudit(cmd.Context(), p)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(a.Stdout, "audit trail anchored at seq %d (%s)\n", row.Seq, row.Subject)
-			return nil
-		},
-	})
+edited are still reported by 'tai audit verify'.`
+	cmd.AddCommand(verify, reanchor)
 	return cmd
+}
+
+func (a *App) auditVerify(ctx context.Context, s *vault.Store, _ []string) error {
+	r, err := s.VerifyAudit(ctx)
+	if err != nil {
+		return err
+	}
+	if len(r.Problems) == 0 {
+		fmt.Fprintln(a.Stdout, "audit trail intact: "+auditSummary(r))
+		return nil
+	}
+	for _, p := range r.Problems {
+		fmt.Fprintf(a.Stdout, "%s\n", textsafe.Line(p.String()))
+	}
+	return fmt.Errorf("audit trail damaged: %d problem(s) in %d rows; the lines above name each row", len(r.Problems), r.Rows)
+}
+
+func (a *App) auditReanchor(ctx context.Context, s *vault.Store, p string, _ []string) error {
+	row, err := s.ReanchorAudit(ctx, p)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.Stdout, "audit trail anchored at seq %d (%s)\n", row.Seq, row.Subject)
+	return nil
 }
 
 // auditSummary is the rest of verify's success line: how far the trail

@@ -58,6 +58,21 @@ func (c *chat) Close() {
 	c.agent.Env.State.Close()
 }
 
+// chatAgent is the agent a conversation on o's profile would run, or the
+// reason the model cannot be reached (the GitHub resolver's agent pass
+// forks from it).
+func (a *App) chatAgent(ctx context.Context, o chatOptions) (*agent.Agent, error) {
+	c, err := a.newChat(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	if c.problem != "" {
+		c.Close()
+		return nil, errors.New(c.problem)
+	}
+	return c.agent, nil
+}
+
 // chatOptions says who is present and which conversation to open.
 type chatOptions struct {
 	// Profile and Model override --profile and --model when not "".

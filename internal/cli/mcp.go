@@ -111,9 +111,12 @@ as a stdio server. tai shows what will run and asks before connecting.`,
 				return err
 			}
 			defer b.Close()
-			runner := &forkRunner{a: a, o: chatOptions{Person: ap.Person, Notices: ap.Notices}}
+			runner := agent.Lazy(func() (*agent.Agent, error) {
+				return a.chatAgent(ctx, chatOptions{Person: ap.Person, Notices: ap.Notices})
+			})
 			defer runner.Close()
-			added, err := b.Add(ctx, req, a.registerConsent(ap, enable), b.GitHub(runner.Subagents))
+			b.Subagents = runner.Runner
+			added, err := b.Add(ctx, req, a.registerConsent(ap, enable), b.GitHub(nil))
 			if out := bridge.FormatAdded(added, b.Profile); out != "" {
 				fmt.Fprintln(a.Stdout, textsafe.Visible(out))
 			}

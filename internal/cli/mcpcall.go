@@ -4,11 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"tai/internal/textsafe"
 	"tai/internal/tools"
 	"tai/internal/vault"
 )
@@ -57,14 +55,7 @@ reported an error (isError), 2 a usage, protocol or transport failure.`,
 					return err
 				}
 			} else {
-				text := res.Text
-				if a.IsTerminal(a.Stdout) {
-					text = textsafe.Clean(text)
-				}
-				fmt.Fprint(a.Stdout, text)
-				if !strings.HasSuffix(text, "\n") {
-					fmt.Fprintln(a.Stdout)
-				}
+				a.printText(res.Text)
 			}
 			if res.IsError {
 				return silentExit(ExitFailed)

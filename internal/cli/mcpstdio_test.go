@@ -5,11 +5,10 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"tai/internal/llm/llmtest"
+	"tai/internal/tools/proctest"
 )
 
 // stdioConfig is a Codex config registering the test binary as the fake
@@ -73,22 +72,7 @@ func TestMCP_DetachedProcessEndsWithTheServer(t *testing.T) {
 	if err != nil {
 		t.Fatalf("tai mcp call printed %q, not a pid", out)
 	}
-	for deadline := time.Now().Add(5 * time.Second); running(pid); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("the detached process %d outlived tai mcp call by 5s", pid)
-		}
-	}
-}
-
-// running reports whether pid exists and is not a zombie.
-func running(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	i := bytes.LastIndexByte(b, ')')
-	return i >= 0 && i+2 < len(b) && b[i+2] != 'Z'
+	proctest.AssertGone(t, pid) // the detached process ends with tai mcp call
 }
 
 // The registration consent states what the server gets of the

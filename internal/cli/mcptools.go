@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
+	"tai/internal/agent"
 	"tai/internal/mcp/bridge"
 	"tai/internal/textsafe"
 	"tai/internal/tools"
@@ -16,20 +18,8 @@ func consentText(title, detail string) tools.Consent {
 
 func newMCPToolsCmd(a *App) *cobra.Command {
 	var approve bool
-	cmd := &cobra.Command{
-		Use:   "tools [SERVER] [--approve [TOOL…]]",
-		Short: "List servers' cached tools; --approve reviews and pins new or changed ones",
-		Long: `List the cached tools of one server (or all) with their tai names and state.
-A tool that is new, or whose name, description or schema changed since it
-was approved, is withheld from the agent. --approve shows what changed
-(a diff against the approved definition) and pins the tools named (all of
-the server's pending tools when none are named). Nothing else grants them.`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			b, _, err := a.mcpSetup(ctx)
-			if err != nil {
-				return err
-			}
+	cmd := a.bridgeCommand("tools [SERVER] [--approve [TOOL…]]", "List servers' cached tools; --approve reviews and pins new or changed ones", nil,
+		func(ctx context.Context, b *bridge.Bridge, _ *agent.Approver, args []string) error {
 			server := ""
 			if len(args) > 0 {
 				server = args[0]
@@ -38,7 +28,7 @@ the server's pending tools when none are named). Nothing else grants them.`,
 				if server == "" {
 					return usageError("--approve needs a SERVER: tai mcp tools SERVER --approve [TOOL…]")
 				}
-				return a.approveTools(cmd, b, server, args[1:])
+				return a.approveTools(ctx, b, server, args[1:])
 			}
 			if len(args) > 1 {
 				return usageError("tai mcp tools takes at most one SERVER")
@@ -47,24 +37,20 @@ the server's pending tools when none are named). Nothing else grants them.`,
 			if err != nil {
 				return err
 			}
-			if *a.mcpJSON {
-				if list == nil {
-					list = []bridge.ToolInfo{}
-				}
-				return printJSON(a.Stdout, list)
-			}
-			fmt.Fprintln(a.Stdout, textsafe.Visible(bridge.FormatTools(list)))
-			return nil
-		},
-	}
+			return printMCP(a, list, bridge.FormatTools)
+		})
+	cmd.Long = `List the cached tools of one server (or all) with their tai names and state.
+A tool that is new, or whose name, description or schema changed since it
+was approved, is withheld from the agent. --approve shows what changed
+(a diff against the approved definition) and pins the tools named (all of
+the server's pending tools when none are named). Nothing else grants them.`
 	cmd.Flags().BoolVar(&approve, "approve", false, "show and approve new or changed tools")
 	return cmd
 }
 
 // approveTools shows each pending tool's diff and pins the ones chosen.
 // At a terminal it asks once more; --approve itself is the approval.
-func (a *App) approveTools(cmd *cobra.Command, b *bridge.Bridge, server string, names []string) error {
-	ctx := cmd.Context()
+func (a *App) approveTools(ctx context.Context, b *bridge.Bridge, server string, names []string) error {
 	if _, err := a.store.MCPServer(ctx, server); err != nil {
 		return err
 	}

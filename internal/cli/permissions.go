@@ -1,42 +1,30 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"tai/internal/textsafe"
 	"tai/internal/tools"
+	"tai/internal/vault"
 )
 
 func newPermissionsCmd(a *App) *cobra.Command {
-	list := func(cmd *cobra.Command, args []string) error {
-		ctx := cmd.Context()
-		p, err := a.Profile(ctx)
+	list := a.profileCommand("list", "List the profile's standing grants", 0, func(ctx context.Context, s *vault.Store, p string, _ []string) error {
+		grants, err := s.Grants(ctx, p)
 		if err != nil {
 			return err
 		}
-		grants, err := a.store.Grants(ctx, p)
-		if err != nil {
-			return err
-		}
-		if len(grants) == 0 {
-			fmt.Fprintf(a.Stdout, "no standing permissions on profile %s\n", p)
-			return nil
-		}
-		w := tabwriter.NewWriter(a.Stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(w, "KIND\tSUBJECT\tGRANTED")
-		for _, g := range grants {
-			fmt.Fprintf(w, "%s\t%s\t%s\n", g.Kind, textsafe.VisibleLine(g.Subject), time.Unix(g.Created, 0).Format("2006-01-02 15:04"))
-		}
-		return w.Flush()
-	}
+		return printTable(a.Stdout, "no standing permissions on profile "+p, "KIND\tSUBJECT\tGRANTED", grants, func(g vault.Grant) string {
+			return g.Kind + "\t" + textsafe.VisibleLine(g.Subject) + "\t" + minute(g.Created)
+		})
+	})
 	cmd := &cobra.Command{
 		Use:   "permissions",
 		Short: "List, grant and revoke standing \"always allow\" grants",
@@ -52,65 +40,44 @@ is granted.
 A grant for a whole tool that changes things (tool:shell, tool:write_file)
 is never stored by a key press: give it here, with tai permissions grant.`,
 		Args: exactArgs(0),
-		RunE: list,
+		RunE: list.RunE,
 	}
-	cmd.AddCommand(&cobra.Command{
-		Use:   "list",
-		Short: "List the profile's standing grants",
-		Args:  exactArgs(0),
-		RunE:  list,
-	})
-	cmd.AddCommand(&cobra.Command{
-		Use:   "grant KIND SUBJECT",
-		Short: "Grant a standing permission: " + strings.Join(tools.GrantKinds, ", "),
-		Example: `  tai permissions grant command "npm test"
+	grant := a.profileCommand("grant KIND SUBJECT", "Grant a standing permission: "+strings.Join(tools.GrantKinds, ", "), 2, a.grant)
+	grant.Example = `  tai permissions grant command "npm test"
   tai permissions grant host api.github.com
   tai permissions grant dir ~/src/shared
-  tai permissions grant tool write_file      # every write_file call, anywhere`,
-		Args: exactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			p, err := a.Profile(ctx)
-			if err != nil {
-				return err
-			}
-			kind, subject, err := grantArgs(args[0], args[1])
-			if err != nil {
-				return err
-			}
-			if err := a.store.AddGrant(ctx, p, kind, subject); err != nil {
-				return err
-			}
-			a.audit(ctx, "grant", kind+":"+subject, "ok")
-			fmt.Fprintf(a.Stdout, "granted %s:%s on profile %s\n", kind, textsafe.Line(subject), p)
-			return nil
-		},
-	})
-	cmd.AddCommand(&cobra.Command{
-		Use:   "revoke [KIND:]SUBJECT",
-		Short: "Revoke a grant: KIND:SUBJECT as tai permissions lists it, or a bare subject of any kind",
-		Example: `  tai permissions revoke command:"go test"
-  tai permissions revoke server:github`,
-		Args: exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			p, err := a.Profile(ctx)
-			if err != nil {
-				return err
-			}
-			kind, subject := "", args[0]
-			if k, rest, ok := strings.Cut(subject, ":"); ok && slices.Contains(tools.GrantKinds, k) {
-				kind, subject = k, rest
-			}
-			if err := a.store.RevokeGrant(ctx, p, kind, subject); err != nil {
-				return withCode(ExitFailed, err)
-			}
-			a.audit(ctx, "grant-revoke", strings.TrimPrefix(kind+":"+subject, ":"), "ok")
-			fmt.Fprintf(a.Stdout, "revoked %s on profile %s\n", textsafe.VisibleLine(args[0]), p)
-			return nil
-		},
-	})
+  tai permissions grant tool write_file      # every write_file call, anywhere`
+	revoke := a.profileCommand("revoke [KIND:]SUBJECT", "Revoke a grant: KIND:SUBJECT as tai permissions lists it, or a bare subject of any kind", 1, a.revoke)
+	revoke.Example = `  tai permissions revoke command:"go test"
+  tai permissions revoke server:github`
+	cmd.AddCommand(list, grant, revoke)
 	return cmd
+}
+
+func (a *App) grant(ctx context.Context, s *vault.Store, p string, args []string) error {
+	kind, subject, err := grantArgs(args[0], args[1])
+	if err != nil {
+		return err
+	}
+	if err := s.AddGrant(ctx, p, kind, subject); err != nil {
+		return err
+	}
+	a.audit(ctx, "grant", kind+":"+subject, "ok")
+	fmt.Fprintf(a.Stdout, "granted %s:%s on profile %s\n", kind, textsafe.Line(subject), p)
+	return nil
+}
+
+func (a *App) revoke(ctx context.Context, s *vault.Store, p string, args []string) error {
+	kind, subject := "", args[0]
+	if k, rest, ok := strings.Cut(subject, ":"); ok && slices.Contains(tools.GrantKinds, k) {
+		kind, subject = k, rest
+	}
+	if err := s.RevokeGrant(ctx, p, kind, subject); err != nil {
+		return withCode(ExitFailed, err)
+	}
+	a.audit(ctx, "grant-revoke", strings.TrimPrefix(kind+":"+subject, ":"), "ok")
+	fmt.Fprintf(a.Stdout, "revoked %s on profile %s\n", textsafe.VisibleLine(args[0]), p)
+	return nil
 }
 
 // grantArgs checks an explicit grant and puts its subject in the form the

@@ -94,14 +94,21 @@ func TestSealKilled_VaultStaysWhole(t *testing.T) {
 	t.Logf("outcomes over 20 kills: %v (uninterrupted seal took %v)", outcomes, span)
 }
 
-func prepareVault(t *testing.T, n int) string {
+// openVault opens a new vault in a temporary tai home.
+func openVault(t *testing.T) (*vault.Store, string) {
 	t.Helper()
-	ctx := context.Background()
 	home := filepath.Join(t.TempDir(), "home")
-	s, err := vault.Open(ctx, home, vault.Options{})
+	s, err := vault.Open(context.Background(), home, vault.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s, home
+}
+
+func prepareVault(t *testing.T, n int) string {
+	t.Helper()
+	ctx := context.Background()
+	s, home := openVault(t)
 	defer s.Close()
 	for i := range n {
 		if err := s.SetSecret(ctx, vault.DefaultProfile, fmt.Sprintf("S%03d", i), secretValue(i), nil); err != nil {
@@ -125,26 +132,36 @@ func copyVault(t *testing.T, from string) string {
 	return home
 }
 
-func TestAudit_FourProcessesOneChain(t *testing.T) {
-	home := filepath.Join(t.TempDir(), "home")
+// appenders starts n test binaries in the audit-appender role on home,
+// with env added; the function it returns waits for them and fails t on
+// any failure.
+func appenders(t *testing.T, home string, n int, env ...string) func() {
 	var wg sync.WaitGroup
-	errs := make(chan error, 4)
-	for range 4 {
+	errs := make(chan error, n)
+	for range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			cmd := exec.Command(os.Args[0])
-			cmd.Env = append(os.Environ(), "TAI_TEST_ROLE=audit-appender", "TAI_TEST_ROWS=200", "TAI_HOME="+home)
+			cmd.Env = append(append(os.Environ(), "TAI_TEST_ROLE=audit-appender", "TAI_HOME="+home), env...)
 			if out, err := cmd.CombinedOutput(); err != nil {
 				errs <- fmt.Errorf("%v: %s", err, out)
 			}
 		}()
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
+	return func() {
+		t.Helper()
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
 	}
+}
+
+func TestAudit_FourProcessesOneChain(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	appenders(t, home, 4, "TAI_TEST_ROWS=200")()
 	out, err := taiCmd(home, "audit", "verify").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "intact: 800 rows") {
 		t.Fatalf("verify: %v\n%s", err, out)
@@ -239,11 +256,7 @@ func TestMCP_ListingAndFirstStepSpawnNothing(t *testing.T) {
 // to do, exit 1, and nothing changed.
 func TestVaultHeldByAnotherProcess(t *testing.T) {
 	ctx := context.Background()
-	home := filepath.Join(t.TempDir(), "home")
-	s, err := vault.Open(ctx, home, vault.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, home := openVault(t)
 	defer s.Close()
 	held := make(chan struct{})
 	release := make(chan struct{})
@@ -280,20 +293,7 @@ func TestAudit_VerifyBesideWritersNoFalseAlarm(t *testing.T) {
 		t.Fatalf("verify of an empty trail: %v\n%s", err, out)
 	}
 	stop := filepath.Join(t.TempDir(), "stop")
-	var wg sync.WaitGroup
-	errs := make(chan error, 3)
-	for range 3 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			cmd := exec.Command(os.Args[0])
-			cmd.Env = append(os.Environ(), "TAI_TEST_ROLE=audit-appender", "TAI_TEST_ROWS=100000",
-				"TAI_TEST_STOP="+stop, "TAI_HOME="+home)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				errs <- fmt.Errorf("%v: %s", err, out)
-			}
-		}()
-	}
+	wait := appenders(t, home, 3, "TAI_TEST_ROWS=100000", "TAI_TEST_STOP="+stop)
 	counts := map[string]bool{}
 	rowsRE := regexp.MustCompile(`intact: (\d+) rows`)
 	for run := range 25 {
@@ -307,11 +307,7 @@ func TestAudit_VerifyBesideWritersNoFalseAlarm(t *testing.T) {
 		}
 	}
 	os.WriteFile(stop, nil, 0o600)
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
+	wait()
 	if len(counts) < 2 {
 		t.Fatalf("the verifications never overlapped the writers (row counts seen: %v)", counts)
 	}

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"tai/internal/agent"
 	"tai/internal/llm"
@@ -47,12 +46,15 @@ func (h *servedHost) Env(ctx context.Context) (*tools.Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	th.env.Subagents = &lazyRunner{build: func() (*agent.Agent, error) {
+	th.env.Subagents = agent.Lazy(func() (*agent.Agent, error) {
 		client, err := h.a.llmClient(context.WithoutCancel(ctx), cfg)
+		if err != nil {
+			return nil, fmt.Errorf("subagents need the profile's model: %w", err)
+		}
 		ag := th.agent(cfg)
 		ag.Client = client
-		return ag, err
-	}}
+		return ag, nil
+	})
 	return th.env, nil
 }
 
@@ -83,66 +85,4 @@ func (h *servedHost) Model(ctx context.Context) (llm.Client, error) {
 		return nil, err
 	}
 	return h.a.llmClient(ctx, cfg)
-}
-
-// lazyRunner is tools.Subagents whose parent agent is built on first use.
-type lazyRunner struct {
-	build func() (*agent.Agent, error)
-
-	once   sync.Once
-	runner *agent.Runner
-	err    error
-}
-
-var _ tools.Subagents = (*lazyRunner)(nil)
-
-func (l *lazyRunner) get() (*agent.Runner, error) {
-	l.once.Do(func() {
-		parent, err := l.build()
-		if err != nil {
-			l.err = fmt.Errorf("subagents need the profile's model: %w", err)
-			return
-		}
-		l.runner = agent.NewRunner(parent)
-	})
-	return l.runner, l.err
-}
-
-func (l *lazyRunner) Fork(ctx context.Context, req tools.ForkRequest) (tools.ForkResult, error) {
-	r, err := l.get()
-	if err != nil {
-		return tools.ForkResult{}, err
-	}
-	return r.Fork(ctx, req)
-}
-
-func (l *lazyRunner) Start(ctx context.Context, req tools.ForkRequest) (string, error) {
-	r, err := l.get()
-	if err != nil {
-		return "", err
-	}
-	return r.Start(ctx, req)
-}
-
-func (l *lazyRunner) Wait(ctx context.Context, id string) (tools.ForkResult, error) {
-	r, err := l.get()
-	if err != nil {
-		return tools.ForkResult{}, err
-	}
-	return r.Wait(ctx, id)
-}
-
-func (l *lazyRunner) List() []tools.ForkStatus {
-	if r, err := l.get(); err == nil {
-		return r.List()
-	}
-	return nil
-}
-
-func (l *lazyRunner) Cancel(id string) error {
-	r, err := l.get()
-	if err != nil {
-		return err
-	}
-	return r.Cancel(id)
 }

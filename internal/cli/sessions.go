@@ -1,11 +1,11 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,42 +17,29 @@ import (
 func newSessionsCmd(a *App) *cobra.Command {
 	var limit int
 	var asJSON bool
-	cmd := &cobra.Command{
-		Use:   "sessions",
-		Short: "List past conversations of the profile, newest first",
-		Long: `Conversations of the REPL and of one-shot turns are kept in the vault, per
+	cmd := a.profileCommand("sessions", "List past conversations of the profile, newest first", 0, func(ctx context.Context, s *vault.Store, p string, _ []string) error {
+		list, err := s.Sessions(ctx, p, limit)
+		if err != nil {
+			return err
+		}
+		if asJSON {
+			return printJSON(a.Stdout, sessionsJSON(list))
+		}
+		if len(list) == 0 {
+			fmt.Fprintf(a.Stdout, "no conversations yet on profile %s\n", p)
+			return nil
+		}
+		printTable(a.Stdout, "", "ID\tUPDATED\tDIRECTORY\tMESSAGES\tTITLE", list, func(s vault.Session) string {
+			return fmt.Sprintf("%s\t%s\t%s\t%d\t%s", s.ID, minute(s.Updated),
+				textsafe.Line(shortDir(s.Cwd, a.Getenv("HOME"))), s.Messages, textsafe.Line(firstLine(s.Title, 60)))
+		})
+		fmt.Fprintln(a.Stdout, "continue one with `tai --resume ID`")
+		return nil
+	})
+	cmd.Long = `Conversations of the REPL and of one-shot turns are kept in the vault, per
 profile. Continue one with 'tai --resume ID' (or /resume ID in the REPL);
 'tai --continue' picks the latest one of the current directory; 'tai sessions
-show ID' prints one whole.`,
-		Args: exactArgs(0),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			p, err := a.Profile(ctx)
-			if err != nil {
-				return err
-			}
-			list, err := a.store.Sessions(ctx, p, limit)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return printJSON(a.Stdout, sessionsJSON(list))
-			}
-			if len(list) == 0 {
-				fmt.Fprintf(a.Stdout, "no conversations yet on profile %s\n", p)
-				return nil
-			}
-			w := tabwriter.NewWriter(a.Stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "ID\tUPDATED\tDIRECTORY\tMESSAGES\tTITLE")
-			for _, s := range list {
-				fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\n", s.ID, time.Unix(s.Updated, 0).Format("2006-01-02 15:04"),
-					textsafe.Line(shortDir(s.Cwd, a.Getenv("HOME"))), s.Messages, textsafe.Line(firstLine(s.Title, 60)))
-			}
-			w.Flush()
-			fmt.Fprintln(a.Stdout, "continue one with `tai --resume ID`")
-			return nil
-		},
-	}
+show ID' prints one whole.`
 	cmd.Flags().IntVarP(&limit, "limit", "n", 20, "show at most this many")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.AddCommand(newSessionShowCmd(a))

@@ -2,7 +2,6 @@ package reaper
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"os"
 	"os/exec"
@@ -11,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"tai/internal/tools/proctest"
 )
 
 func TestMain(m *testing.M) {
@@ -49,26 +50,6 @@ func readPid(t *testing.T, r *bufio.Reader) int {
 	return pid
 }
 
-// assertGone fails unless pid stops running within 5s.
-func assertGone(t *testing.T, pid int) {
-	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); running(pid); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("process %d still runs", pid)
-		}
-	}
-}
-
-func running(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	i := bytes.LastIndexByte(b, ')')
-	return i >= 0 && i+2 < len(b) && b[i+2] != 'Z'
-}
-
 // The child leaves on its own, having detached a process with setsid: the
 // watcher kills that process and passes the child's exit code on.
 func TestWatcher_EndsWhatTheChildDetached(t *testing.T) {
@@ -79,7 +60,7 @@ func TestWatcher_EndsWhatTheChildDetached(t *testing.T) {
 	if !errors.As(err, &exit) || exit.ExitCode() != 3 {
 		t.Fatalf("wait: %v, want exit status 3", err)
 	}
-	assertGone(t, pid)
+	proctest.AssertGone(t, pid)
 }
 
 // Stop: SIGTERM first, then, past the grace, SIGKILL to a child that
@@ -99,7 +80,7 @@ func TestWatcher_StopKillsAChildIgnoringSIGTERM(t *testing.T) {
 	if !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
 		t.Fatalf("wait: %v, want killed by SIGKILL", err)
 	}
-	assertGone(t, pid)
+	proctest.AssertGone(t, pid)
 }
 
 // A command that cannot start is left to Start to report, as unwrapped.

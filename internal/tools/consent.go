@@ -9,15 +9,16 @@ import (
 // digestMax caps the argument digest of the default approval screen.
 const digestMax = 2000
 
-// ConsentFor is what the approval screen shows for call: t.ConsentIn if set,
-// else t.Consent, else the tool name and a digest of the arguments.
+// ConsentFor is what the approval screen shows for call: t.Consent's
+// description, else the tool name and a digest of the arguments.
 func (t *Tool) ConsentFor(call Call) Consent {
-	switch {
-	case t.ConsentIn != nil:
-		return t.ConsentIn(call)
-	case t.Consent != nil:
-		return t.Consent(call.Args)
+	if t.Consent != nil {
+		return t.Consent(call)
 	}
+	return t.digestConsent(call)
+}
+
+func (t *Tool) digestConsent(call Call) Consent {
 	return Consent{Title: t.Name, Detail: CompactArgs(t.Shown(call.Args), digestMax), Server: t.Server}
 }
 

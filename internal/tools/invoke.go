@@ -96,17 +96,26 @@ type Outcomer interface{ AuditOutcome() string }
 func Invoke(ctx context.Context, t *Tool, call Call, via Via) (Outcome, error) {
 	start := time.Now()
 	call.Args = normalArgs(call.Args)
-	o, err := invoke(ctx, t, call, via)
+	o, err := invoke(ctx, t, &call, via)
 	if env := call.Env; env != nil && env.Store != nil {
 		o.Text = env.Store.Redact(o.Text)
-		audit(ctx, env, t, call.Args, via, o, time.Since(start))
+		audit(ctx, env, t, call, via, o, time.Since(start))
 	}
 	return o, err
 }
 
-func invoke(ctx context.Context, t *Tool, call Call, via Via) (Outcome, error) {
+// invoke does Invoke's work up to the audit row; it decodes call's
+// arguments once, for the tool's rules, its run function and the row.
+func invoke(ctx context.Context, t *Tool, call *Call, via Via) (Outcome, error) {
 	if err := t.checkArgs(call.Args); err != nil {
 		return Outcome{Result: Errorf("%s: %v", t.Name, err), Status: vault.OutcomeInvalid}, nil
+	}
+	if t.decode != nil {
+		in, err := t.decode(call.Args)
+		if err != nil {
+			return Outcome{Result: Errorf("%s: arguments: %v", t.Name, err), Status: vault.OutcomeInvalid}, nil
+		}
+		call.in = in
 	}
 	if t.Bridged() && call.Env != nil && call.Env.Served && !call.Env.ServedChat {
 		return Outcome{Result: Errorf("bridged MCP tools are not available in a served session"), Status: vault.OutcomeRefused}, nil
@@ -115,7 +124,7 @@ func invoke(ctx context.Context, t *Tool, call Call, via Via) (Outcome, error) {
 		return Outcome{Result: Errorf("%s cannot run in this host", t.Name), Status: vault.OutcomeError}, nil
 	}
 	if via.Approver != nil {
-		v, err := via.Approver.Approve(ctx, t, call)
+		v, err := via.Approver.Approve(ctx, t, *call)
 		if err != nil {
 			return Outcome{Result: Errorf("not run: approval failed: %v", err), Status: vault.OutcomeError},
 				fmt.Errorf("%w: %w", ErrApproval, err)
@@ -132,7 +141,7 @@ func invoke(ctx context.Context, t *Tool, call Call, via Via) (Outcome, error) {
 	if via.Running != nil {
 		via.Running()
 	}
-	res, err := run(ctx, t, call)
+	res, err := run(ctx, t, *call)
 	var oc Outcomer
 	switch {
 	case errors.As(err, &oc):
@@ -161,7 +170,7 @@ func run(ctx context.Context, t *Tool, call Call) (res Result, err error) {
 
 // audit appends the call's one row. It outlives a cancelled call: the row
 // of an interrupted call is written too.
-func audit(ctx context.Context, env *Env, t *Tool, args json.RawMessage, via Via, o Outcome, took time.Duration) {
+func audit(ctx context.Context, env *Env, t *Tool, call Call, via Via, o Outcome, took time.Duration) {
 	kind := cmp.Or(via.Kind, t.AuditKind)
 	switch {
 	case kind != "":
@@ -171,18 +180,18 @@ func audit(ctx context.Context, env *Env, t *Tool, args json.RawMessage, via Via
 		kind = vault.KindTool
 	}
 	_ = env.Store.Audit(context.WithoutCancel(ctx), vault.AuditEntry{Profile: env.Profile, Kind: kind,
-		Subject: t.AuditSubject(args), Digest: vault.Digest(t.Shown(args)), Outcome: o.Status, Origin: via.Origin,
+		Subject: t.AuditSubject(call), Digest: vault.Digest(t.Shown(call.Args)), Outcome: o.Status, Origin: via.Origin,
 		DurationMS: took.Milliseconds(), Size: int64(len(o.Text))})
 }
 
 // AuditSubject is what a call's audit row names: server/tool for a bridged
 // tool, else the tool's Subject rule, else its name.
-func (t *Tool) AuditSubject(args json.RawMessage) string {
+func (t *Tool) AuditSubject(call Call) string {
 	switch {
 	case t.Bridged():
 		return t.Server + "/" + t.Remote
 	case t.Subject != nil:
-		return t.Subject(args)
+		return t.Subject(call)
 	}
 	return t.Name
 }

@@ -105,13 +105,9 @@ func TestConsentFor(t *testing.T) {
 	if got, want := plain.ConsentFor(call), (Consent{Title: "echo", Detail: `{"text":"a\nb"}`, Server: "srv"}); !reflect.DeepEqual(got, want) {
 		t.Errorf("default: got %+v, want %+v", got, want)
 	}
-	byArgs := &Tool{Name: "x", Consent: func(args json.RawMessage) Consent { return Consent{Title: "args " + string(args)} }}
-	if got := byArgs.ConsentFor(call).Title; got != `args { "text": "a\nb" }` {
+	byCall := &Tool{Name: "x", Consent: func(c Call) Consent { return Consent{Title: string(c.Args) + " in " + c.Env.Dir} }}
+	if got := byCall.ConsentFor(call).Title; got != `{ "text": "a\nb" } in /w` {
 		t.Errorf("Consent: got %q", got)
-	}
-	byCall := &Tool{Name: "x", Consent: byArgs.Consent, ConsentIn: func(c Call) Consent { return Consent{Title: "in " + c.Env.Dir} }}
-	if got := byCall.ConsentFor(call).Title; got != "in /w" {
-		t.Errorf("ConsentIn: got %q", got)
 	}
 	long := plain.ConsentFor(Call{Args: json.RawMessage(`"` + strings.Repeat("é", 3000) + `"`)}).Detail
 	if !strings.HasSuffix(long, "… (arguments cut)") || !utf8.ValidString(long) {

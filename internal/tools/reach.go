@@ -1,8 +1,8 @@
 package tools
 
 import (
+	"cmp"
 	"context"
-	"encoding/json"
 	"net"
 	"net/netip"
 	"net/url"
@@ -293,31 +293,23 @@ func LocalHostApproved(ctx context.Context, env *Env, host string) bool {
 	return err == nil && ok
 }
 
-// PathReach is the Reach of a tool that reads the file or directory its
-// "path" argument names (def when the argument is absent or empty).
-func PathReach(def string) func(Call) Reach {
-	return func(call Call) Reach {
-		var a struct {
-			Path string `json:"path"`
-		}
-		_ = json.Unmarshal(call.Args, &a)
-		if a.Path == "" {
-			a.Path = def
-		}
-		return Reach{Reads: []string{call.Env.Abs(a.Path)}}
-	}
+// PathReach is the Reach rule of a tool that reads the file or directory
+// path(in) names (def when it is empty).
+func PathReach[In any](def string, path func(In) string) Rule[In] {
+	return ReachBy(func(call Call, in In) Reach { return pathReach(call, cmp.Or(path(in), def)) })
 }
+
+func pathReach(call Call, path string) Reach { return Reach{Reads: []string{call.Env.Abs(path)}} }
 
 // TreeReach is PathReach for a tool that reads the content of every file
 // beneath its path (grep): the sensitive places inside the tree count as
 // read too, so searching a home directory asks.
-func TreeReach(def string) func(Call) Reach {
-	one := PathReach(def)
-	return func(call Call) Reach {
-		r := one(call)
+func TreeReach[In any](def string, path func(In) string) Rule[In] {
+	return ReachBy(func(call Call, in In) Reach {
+		r := pathReach(call, cmp.Or(path(in), def))
 		r.Reads = append(r.Reads, SensitiveWithin(r.Reads[0], call.Env.TaiHome())...)
 		return r
-	}
+	})
 }
 
 // SensitiveWithin lists the sensitive places (see Sensitive) that exist

@@ -1,14 +1,11 @@
 package tools
 
-import (
-	"encoding/json"
-	"testing"
-)
+import "testing"
 
 func TestSafety(t *testing.T) {
-	readOnly := func(args json.RawMessage) bool { return string(args) == `{"action":"list"}` }
+	readOnly := func(call Call) bool { return string(call.Args) == `{"action":"list"}` }
 	for _, tt := range []struct {
-		safe func(json.RawMessage) bool
+		safe func(Call) bool
 		want string
 	}{
 		{nil, SafetyAsks},

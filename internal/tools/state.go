@@ -27,13 +27,18 @@ type State struct {
 func (s *State) Get(key string, mk func() any) any {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.m == nil {
-		s.m = map[string]any{}
+	return getOrMake(&s.m, key, mk)
+}
+
+// getOrMake returns (*m)[key], making the map and the value when absent.
+func getOrMake(m *map[string]any, key string, mk func() any) any {
+	if *m == nil {
+		*m = map[string]any{}
 	}
-	v, ok := s.m[key]
+	v, ok := (*m)[key]
 	if !ok {
 		v = mk()
-		s.m[key] = v
+		(*m)[key] = v
 	}
 	return v
 }
@@ -69,15 +74,7 @@ func (s *State) Close() {
 func (s *State) Turn(key string, mk func() any) any {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.turn == nil {
-		s.turn = map[string]any{}
-	}
-	v, ok := s.turn[key]
-	if !ok {
-		v = mk()
-		s.turn[key] = v
-	}
-	return v
+	return getOrMake(&s.turn, key, mk)
 }
 
 // NewTurn drops every value stored with Turn. The agent calls it as each

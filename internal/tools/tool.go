@@ -38,14 +38,11 @@ type Tool struct {
 
 	// Safe reports whether a call with these validated arguments may run
 	// without asking. Nil means never safe.
-	Safe func(args json.RawMessage) bool
-	// Consent describes a call for the approval screen. Nil shows the tool
-	// name and an argument digest.
-	Consent func(args json.RawMessage) Consent
-	// ConsentIn, when set, replaces Consent for tools whose approval screen
-	// must look at the call's environment: the file a write would change,
-	// shown as a diff. Callers use ConsentFor rather than either field.
-	ConsentIn func(call Call) Consent
+	Safe func(call Call) bool
+	// Consent describes a call for the approval screen: the command, or
+	// the file a write would change shown as a diff. Nil shows the tool
+	// name and an argument digest. Callers use ConsentFor.
+	Consent func(call Call) Consent
 	// Hidden names top-level arguments whose values must never be shown,
 	// logged or digested (secret_set's value). Hosts show Shown(args) on
 	// consent screens and in event streams, and digest it for the audit.
@@ -69,11 +66,13 @@ type Tool struct {
 	// Subject, when set, is what a call's audit row names instead of the
 	// tool's name (mcp_call names the server and tool it reaches), and
 	// AuditKind its kind instead of vault.KindTool.
-	Subject   func(args json.RawMessage) string
+	Subject   func(call Call) string
 	AuditKind string
 
-	// args is the type Define decodes arguments into.
-	args reflect.Type
+	// args is the type Define decodes arguments into, and decode decodes
+	// them into one (see ArgsOf).
+	args   reflect.Type
+	decode func(json.RawMessage) (any, error)
 
 	// Unoffered marks a bridged tool that is listed but never offered to
 	// the model (past its server's MCP_MAX_TOOLS); mcp_call still reaches it.
@@ -84,10 +83,10 @@ type Tool struct {
 func (t *Tool) Bridged() bool { return t.Server != "" }
 
 // IsSafe applies the tool's safety rule.
-func (t *Tool) IsSafe(args json.RawMessage) bool { return t.Safe != nil && t.Safe(args) }
+func (t *Tool) IsSafe(call Call) bool { return t.Safe != nil && t.Safe(call) }
 
 // AlwaysSafe is the Safe rule of read-only tools.
-func AlwaysSafe(json.RawMessage) bool { return true }
+func AlwaysSafe(Call) bool { return true }
 
 // Consent is what the approval screen shows about one call.
 type Consent struct {
@@ -118,6 +117,10 @@ type Call struct {
 	ID   string // the model's tool-call id, when there is one
 	Args json.RawMessage
 	Env  *Env
+
+	// in is Args decoded into a Define'd tool's argument type, once, by
+	// Invoke; nil where the call did not come through it.
+	in any
 }
 
 // Result is what a tool returns to the model.

@@ -216,20 +216,7 @@ func TestVerifyAudit_Anchor(t *testing.T) {
 // processes would be; appends must still form one chain.
 func TestAudit_ConcurrentWritersKeepOneChain(t *testing.T) {
 	s, home := openTemp(t)
-	var wg sync.WaitGroup
-	for range 4 {
-		other, err := Open(context.Background(), home, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer other.Close()
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			appendN(t, other, 50)
-		}()
-	}
-	wg.Wait()
+	appendersOn(t, home, 4, 50, nil).Wait()
 	r := verify(t, s)
 	if r.Rows != 200 || len(r.Problems) != 0 || r.Anchor != "checked" {
 		t.Fatalf("report = %+v", r)
@@ -241,21 +228,8 @@ func TestAudit_ConcurrentWritersKeepOneChain(t *testing.T) {
 // anchor before it.
 func TestVerifyAudit_NoFalseAlarmsBesideWriters(t *testing.T) {
 	s, home := openTemp(t)
-	var wg sync.WaitGroup
 	var done atomic.Int32
-	for range 3 {
-		other, err := Open(context.Background(), home, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer other.Close()
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer done.Add(1)
-			appendN(t, other, 150)
-		}()
-	}
+	wg := appendersOn(t, home, 3, 150, &done)
 	runs, seen := 0, map[int]bool{}
 	for done.Load() < 3 && runs < 200 {
 		r := verify(t, s)
@@ -272,6 +246,28 @@ func TestVerifyAudit_NoFalseAlarmsBesideWriters(t *testing.T) {
 	if r := verify(t, s); r.Rows != 450 || len(r.Problems) != 0 {
 		t.Fatalf("final report = %+v", r)
 	}
+}
+
+// appendersOn starts n writers, each on a Store of its own over home, that
+// append rows each, and counts each that ends in done (when not nil).
+func appendersOn(t *testing.T, home string, n, rows int, done *atomic.Int32) *sync.WaitGroup {
+	var wg sync.WaitGroup
+	for range n {
+		other, err := Open(context.Background(), home, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { other.Close() })
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			appendN(t, other, rows)
+			if done != nil {
+				done.Add(1)
+			}
+		}()
+	}
+	return &wg
 }
 
 func TestAuditEntries_Filters(t *testing.T) {

@@ -5,7 +5,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -186,7 +187,7 @@ func (s *Store) MCPPinHashes(ctx context.Context) (map[string]map[string]string,
 func (s *Store) SetMCPPins(ctx context.Context, server string, set map[string]MCPPin, remove []string) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		now := s.now()
-		for _, t := range sortedNames(set) {
+		for _, t := range slices.Sorted(maps.Keys(set)) {
 			p := set[t]
 			if _, err := tx.ExecContext(ctx, `INSERT INTO mcp_tool_pins(server, tool, hash, definition_json, updated) VALUES (?, ?, ?, ?, ?)
 				ON CONFLICT(server, tool) DO UPDATE SET hash = excluded.hash, definition_json = excluded.definition_json,
@@ -207,7 +208,7 @@ func replaceMCPPins(ctx context.Context, tx *sql.Tx, server string, pins map[str
 	if _, err := tx.ExecContext(ctx, `DELETE FROM mcp_tool_pins WHERE server = ?`, server); err != nil {
 		return classify(err)
 	}
-	for _, t := range sortedNames(pins) {
+	for _, t := range slices.Sorted(maps.Keys(pins)) {
 		p := pins[t]
 		if _, err := tx.ExecContext(ctx, `INSERT INTO mcp_tool_pins(server, tool, hash, definition_json, updated) VALUES (?, ?, ?, ?, ?)`,
 			server, t, p.Hash, p.Definition, now); err != nil {
@@ -215,15 +216,6 @@ func replaceMCPPins(ctx context.Context, tx *sql.Tx, server string, pins map[str
 		}
 	}
 	return nil
-}
-
-func sortedNames[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // bumpMCPGen tells every process's bridge that the MCP tables changed.

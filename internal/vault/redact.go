@@ -3,6 +3,7 @@ package vault
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 
@@ -51,16 +52,9 @@ func (s *Store) Redact(text string) string {
 // leaving the machine must never carry in any encoding.
 func (s *Store) KnownSecrets(ctx context.Context) map[string]string {
 	s.mu.Lock()
-	key := s.key
-	values := map[string]string{}
-	for v, n := range s.known {
-		values[v] = n
-	}
+	key, values := s.key, maps.Clone(s.known)
 	s.mu.Unlock()
-	for n, v := range secretenv.Values() {
-		values[v] = n
-	}
-	s.secretValues(ctx, key, values)
+	values = s.allValues(ctx, key, values)
 	// Names may repeat across profiles; each value keeps a key of its own.
 	out := make(map[string]string, len(values))
 	for v, n := range values {
@@ -81,17 +75,9 @@ func (s *Store) redactorFor(ctx context.Context) *strings.Replacer {
 		s.mu.Unlock()
 		return r
 	}
-	key := s.key
-	values := map[string]string{}
-	for v, n := range s.known {
-		values[v] = n
-	}
+	key, values := s.key, maps.Clone(s.known)
 	s.mu.Unlock()
-
-	for n, v := range secretenv.Values() {
-		values[v] = n
-	}
-	s.secretValues(ctx, key, values)
+	values = s.allValues(ctx, key, values)
 
 	var olds []string
 	for v := range values {
@@ -118,6 +104,19 @@ func (s *Store) redactorFor(ctx context.Context) *strings.Replacer {
 	s.redactR = &redactor{gen: gen, r: r}
 	s.mu.Unlock()
 	return r
+}
+
+// allValues adds to values (value to name, those seen by this process)
+// the environment's secret values and the vault's readable ones.
+func (s *Store) allValues(ctx context.Context, key []byte, values map[string]string) map[string]string {
+	if values == nil {
+		values = map[string]string{}
+	}
+	for n, v := range secretenv.Values() {
+		values[v] = n
+	}
+	s.secretValues(ctx, key, values)
+	return values
 }
 
 // secretValues adds every readable secret value to values. Sealed values

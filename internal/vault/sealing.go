@@ -161,6 +161,17 @@ func (s *Store) sealParams(ctx context.Context, q querier) (*seal.Params, error)
 	return &p, nil
 }
 
+// secretsKey is unlockedKey for a write to profile's secrets, which must
+// exist.
+func (s *Store) secretsKey(ctx context.Context, profile string) ([]byte, error) {
+	if ok, err := s.ProfileExists(ctx, profile); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, fmt.Errorf("profile %q does not exist", profile)
+	}
+	return s.unlockedKey(ctx)
+}
+
 // unlockedKey returns the seal key, asking for the passphrase once when the
 // vault is sealed, or nil when it is not sealed.
 func (s *Store) unlockedKey(ctx context.Context) ([]byte, error) {

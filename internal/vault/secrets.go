@@ -72,12 +72,7 @@ func (s *Store) SetSecret(ctx context.Context, profile, name, value string, meta
 	if err := ValidSecretName(name); err != nil {
 		return err
 	}
-	if ok, err := s.ProfileExists(ctx, profile); err != nil {
-		return err
-	} else if !ok {
-		return fmt.Errorf("profile %q does not exist", profile)
-	}
-	key, err := s.unlockedKey(ctx)
+	key, err := s.secretsKey(ctx, profile)
 	if err != nil {
 		return err
 	}

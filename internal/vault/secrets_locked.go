@@ -46,12 +46,7 @@ func (s *Store) UpdateSecrets(ctx context.Context, profile string, names []strin
 			return err
 		}
 	}
-	if ok, err := s.ProfileExists(ctx, profile); err != nil {
-		return err
-	} else if !ok {
-		return fmt.Errorf("profile %q does not exist", profile)
-	}
-	key, err := s.unlockedKey(ctx)
+	key, err := s.secretsKey(ctx, profile)
 	if err != nil {
 		return err
 	}

@@ -64,15 +64,15 @@ func Hostile(t *testing.T) Repo {
 	bin := t.TempDir()
 	r := Repo{Dir: dir, marker: filepath.Join(bin, "ran")}
 	Git(t, dir, "init", "-q")
-	write(t, dir, ".gitattributes", "*.txt filter=x diff=d\n")
-	write(t, dir, "a.txt", "one\n")
+	Write(t, dir, ".gitattributes", "*.txt filter=x diff=d\n")
+	Write(t, dir, "a.txt", "one\n")
 	Git(t, dir, "add", ".")
 	Git(t, dir, "commit", "-qm", "first")
 	sign(t, dir)
 
 	prog := func(role, body string) string {
 		p := filepath.Join(bin, role)
-		write(t, bin, role, "#!/bin/sh\necho "+role+" >> '"+r.marker+"'\n"+body+"\n")
+		Write(t, bin, role, "#!/bin/sh\necho "+role+" >> '"+r.marker+"'\n"+body+"\n")
 		if err := os.Chmod(p, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -97,7 +97,7 @@ func Hostile(t *testing.T) Repo {
 			t.Fatal(err)
 		}
 	}
-	write(t, dir, "a.txt", "two\n")
+	Write(t, dir, "a.txt", "two\n")
 	return r
 }
 
@@ -136,7 +136,7 @@ func (r Repo) Bare(t *testing.T) string {
 func Isolate(t *testing.T) {
 	t.Helper()
 	cfg := filepath.Join(t.TempDir(), "gitconfig")
-	write(t, filepath.Dir(cfg), "gitconfig", "[user]\n\tname = Tai Test\n\temail = tai@example.com\n[init]\n\tdefaultBranch = main\n")
+	Write(t, filepath.Dir(cfg), "gitconfig", "[user]\n\tname = Tai Test\n\temail = tai@example.com\n[init]\n\tdefaultBranch = main\n")
 	t.Setenv("GIT_CONFIG_GLOBAL", cfg)
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	t.Setenv("GIT_CONFIG_COUNT", "")
@@ -156,7 +156,8 @@ func Git(t *testing.T, dir string, args ...string) string {
 	return string(out)
 }
 
-func write(t *testing.T, dir, name, body string) {
+// Write writes body to the file name in dir; a failure ends the test.
+func Write(t *testing.T, dir, name, body string) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package bridge
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"tai/internal/tools"
@@ -11,9 +10,7 @@ import (
 // loginToolConsent is mcp_login's first ask: starting a login at all. The
 // authorization server and scopes are asked about once discovered, before
 // the browser opens.
-func loginToolConsent(call tools.Call) tools.Consent {
-	var in serverArgs
-	_ = json.Unmarshal(call.Args, &in)
+func loginToolConsent(call tools.Call, in serverArgs) tools.Consent {
 	c := tools.Consent{Title: "MCP login: " + printable(in.Server, 64)}
 	b, err := From(call.Env)
 	if err != nil {

@@ -48,14 +48,25 @@ func FormatServers(list []ServerInfo) string {
 	return strings.TrimRight(sb.String(), "\n")
 }
 
-type serverArgs struct {
-	Server  string `json:"server"`
-	Profile string `json:"profile"`
+// oneServer names the registered server a call acts on.
+type oneServer struct {
+	Server string `json:"server" jsonschema:"the registered server's name (see mcp_list)"`
 }
 
-// oneServer is the arguments of the tools that take no profile.
-type oneServer struct {
-	Server string `json:"server"`
+// profileArg names the profile a call changes.
+type profileArg struct {
+	Profile string `json:"profile,omitempty" jsonschema:"profile to change (default: the current one)"`
+}
+
+// serverArgs name a server and the profile to change.
+type serverArgs struct {
+	oneServer
+	profileArg
+}
+
+// toolsArgs narrow mcp_tools to one server.
+type toolsArgs struct {
+	Server string `json:"server,omitempty" jsonschema:"only this server (default: every server)"`
 }
 
 func runEnable(on bool) func(ctx context.Context, call tools.Call, in serverArgs) (tools.Result, error) {
@@ -83,7 +94,7 @@ func runRemove(ctx context.Context, call tools.Call, in oneServer) (tools.Result
 	return tools.Text("removed MCP server " + in.Server + " with its profile rows, pins, cached tools and tokens"), nil
 }
 
-func runTools(ctx context.Context, call tools.Call, in oneServer) (tools.Result, error) {
+func runTools(ctx context.Context, call tools.Call, in toolsArgs) (tools.Result, error) {
 	b, err := From(call.Env)
 	if err != nil {
 		return tools.Errorf("mcp_tools: %v", err), nil
@@ -118,29 +129,25 @@ func FormatTools(list []ToolInfo) string {
 }
 
 type callArgs struct {
-	Server string          `json:"server"`
-	Tool   string          `json:"tool"`
-	Args   json.RawMessage `json:"args"`
+	oneServer
+	Tool string          `json:"tool" jsonschema:"the tool's name on that server"`
+	Args tools.RawObject `json:"args,omitempty" jsonschema:"the tool's arguments"`
 }
 
 // callSubject names the server and tool an mcp_call reaches, so its one
 // audit row reads as a bridged tool's does.
-func callSubject(args json.RawMessage) string {
-	var in callArgs
-	_ = json.Unmarshal(args, &in)
+func callSubject(in callArgs) string {
 	return in.Server + "/" + in.Tool
 }
 
-func callToolConsent(call tools.Call) tools.Consent {
-	var in callArgs
-	_ = json.Unmarshal(call.Args, &in)
+func callToolConsent(call tools.Call, in callArgs) tools.Consent {
 	name := CallName
 	if b, err := From(call.Env); err == nil {
 		if t := b.lookupRemote(context.Background(), in.Server, in.Tool); t != nil {
 			name = t.Name
 		}
 	}
-	return callConsent(name, in.Server, in.Tool, in.Args)
+	return callConsent(name, in.Server, in.Tool, json.RawMessage(in.Args))
 }
 
 func runCall(ctx context.Context, call tools.Call, in callArgs) (tools.Result, error) {
@@ -151,7 +158,7 @@ func runCall(ctx context.Context, call tools.Call, in callArgs) (tools.Result, e
 	if err != nil {
 		return tools.Errorf("mcp_call: %v", err), nil
 	}
-	return b.Call(ctx, in.Server, in.Tool, in.Args)
+	return b.Call(ctx, in.Server, in.Tool, json.RawMessage(in.Args))
 }
 
 func printable(s string, max int) string { return wire.Printable(s, max) }

@@ -2,8 +2,7 @@ package bridge
 
 import (
 	"context"
-	_ "embed"
-	"encoding/json"
+	"embed"
 	"errors"
 	"fmt"
 	"slices"
@@ -14,75 +13,35 @@ import (
 	"tai/internal/vault"
 )
 
-// Names of the MCP agent tools (mcp.md "Agent tools").
-const (
-	AddName     = "mcp_add"
-	ListName    = "mcp_list"
-	EnableName  = "mcp_enable"
-	DisableName = "mcp_disable"
-	RemoveName  = "mcp_remove"
-	ToolsName   = "mcp_tools"
-	CallName    = "mcp_call"
-	LoginName   = "mcp_login"
-)
-
-var (
-	//go:embed mcp_add.md
-	addDescription string
-	//go:embed mcp_list.md
-	listDescription string
-	//go:embed mcp_enable.md
-	enableDescription string
-	//go:embed mcp_disable.md
-	disableDescription string
-	//go:embed mcp_remove.md
-	removeDescription string
-	//go:embed mcp_tools.md
-	toolsDescription string
-	//go:embed mcp_call.md
-	callDescription string
-	//go:embed mcp_login.md
-	loginDescription string
-)
+// docs holds the tools' descriptions (see tools.Group).
+//
+//go:embed mcp_*.md
+var docs embed.FS
 
 // AgentTools returns the mcp_* tools. Each finds its host's bridge through
 // From(call.Env).
 func AgentTools() []*tools.Tool {
-	server := `"server":{"type":"string","description":"the registered server's name (see mcp_list)"}`
-	profile := `"profile":{"type":"string","description":"profile to change (default: the current one)"}`
-	obj := func(props string, required ...string) json.RawMessage {
-		req := ""
-		if len(required) > 0 {
-			req = `,"required":["` + strings.Join(required, `","`) + `"]`
-		}
-		return json.RawMessage(`{"type":"object","properties":{` + props + `}` + req + `,"additionalProperties":false}`)
-	}
+	group := tools.Group{Name: "mcp", Docs: docs}
+	call := group.Tool(CallName, nil)
+	call.AuditKind = vault.KindMCPCall
+	call.Reach = func(tools.Call) tools.Reach { return tools.Reach{Sends: "an MCP server"} }
 	return []*tools.Tool{
-		tools.Define(tools.Tool{Name: AddName, Group: "mcp", Description: addDescription, ConsentIn: addConsent,
-			Schema: obj(`"source":{"type":"string","description":"a pasted JSON or TOML config, an https URL, a GitHub repository link, or a stored server's name"},`+
-				`"name":{"type":"string","description":"name for the server (when the source holds one)"},`+
-				profile+`,"enable":{"type":"boolean","description":"enable it for the profile (default false)"}`, "source")}, runAdd),
-		tools.Define(tools.Tool{Name: ListName, Group: "mcp", Description: listDescription, Safe: tools.AlwaysSafe, Schema: obj(``)}, runList),
-		tools.Define(tools.Tool{Name: EnableName, Group: "mcp", Description: enableDescription, Schema: obj(server+`,`+profile, "server")}, runEnable(true)),
-		tools.Define(tools.Tool{Name: DisableName, Group: "mcp", Description: disableDescription, Schema: obj(server+`,`+profile, "server")}, runEnable(false)),
-		tools.Define(tools.Tool{Name: RemoveName, Group: "mcp", Description: removeDescription, Schema: obj(server, "server")}, runRemove),
-		tools.Define(tools.Tool{Name: ToolsName, Group: "mcp", Description: toolsDescription, Safe: tools.AlwaysSafe,
-			Schema: obj(`"server":{"type":"string","description":"only this server (default: every server)"}`)}, runTools),
-		tools.Define(tools.Tool{Name: CallName, Group: "mcp", Description: callDescription, ConsentIn: callToolConsent,
-			AuditKind: vault.KindMCPCall, Subject: callSubject,
-			Reach: func(call tools.Call) tools.Reach { return tools.Reach{Sends: "an MCP server"} },
-			Schema: obj(server+`,"tool":{"type":"string","description":"the tool's name on that server"},`+
-				`"args":{"type":"object","description":"the tool's arguments"}`, "server", "tool")}, runCall),
-		tools.Define(tools.Tool{Name: LoginName, Group: "mcp", Description: loginDescription, ConsentIn: loginToolConsent,
-			Schema: obj(server+`,`+profile, "server")}, runLogin),
+		tools.Define(group.Tool(AddName, nil), runAdd, tools.ConsentBy(addConsent)),
+		tools.Define(group.Tool(ListName, tools.AlwaysSafe), runList),
+		tools.Define(group.Tool(EnableName, nil), runEnable(true)),
+		tools.Define(group.Tool(DisableName, nil), runEnable(false)),
+		tools.Define(group.Tool(RemoveName, nil), runRemove),
+		tools.Define(group.Tool(ToolsName, tools.AlwaysSafe), runTools),
+		tools.Define(call, runCall, tools.ConsentBy(callToolConsent), tools.SubjectBy(callSubject)),
+		tools.Define(group.Tool(LoginName, nil), runLogin, tools.ConsentBy(loginToolConsent)),
 	}
 }
 
 type addArgs struct {
-	Source  string `json:"source"`
-	Name    string `json:"name"`
-	Profile string `json:"profile"`
-	Enable  bool   `json:"enable"`
+	Source string `json:"source" jsonschema:"a pasted JSON or TOML config, an https URL, a GitHub repository link, or a stored server's name"`
+	Name   string `json:"name,omitempty" jsonschema:"name for the server (when the source holds one)"`
+	profileArg
+	Enable bool `json:"enable,omitempty" jsonschema:"enable it for the profile (default false)"`
 }
 
 // forProfile returns the host's bridge, or one for another profile.
@@ -103,9 +62,7 @@ func forProfile(env *tools.Env, profile string) (*Bridge, error) {
 
 // addConsent previews what mcp_add would register, so the approval screen
 // shows the exact launch before anything runs.
-func addConsent(call tools.Call) tools.Consent {
-	var in addArgs
-	_ = json.Unmarshal(call.Args, &in)
+func addConsent(call tools.Call, in addArgs) tools.Consent {
 	title := "MCP register: " + oneLine(in.Source, 80)
 	b, err := From(call.Env)
 	if err != nil {
@@ -224,3 +181,15 @@ func FormatAdded(added []Added, profile string) string {
 	}
 	return strings.TrimRight(sb.String(), "\n")
 }
+
+// Names of the MCP agent tools (mcp.md "Agent tools").
+const (
+	AddName     = "mcp_add"
+	ListName    = "mcp_list"
+	EnableName  = "mcp_enable"
+	DisableName = "mcp_disable"
+	RemoveName  = "mcp_remove"
+	ToolsName   = "mcp_tools"
+	CallName    = "mcp_call"
+	LoginName   = "mcp_login"
+)

@@ -35,6 +35,11 @@ type Bridge struct {
 	// command or URL now expands differently from what a person approved.
 	// Nil refuses such servers.
 	Confirm func(ctx context.Context, c tools.Consent) (bool, error)
+	// Subagents gives the GitHub resolver's agent pass its runner when the
+	// caller brings none of its own (tai mcp add builds the profile's agent
+	// then); called only when the deterministic pass finds nothing, nil
+	// leaves that pass out.
+	Subagents func(context.Context) (tools.Subagents, error)
 	// LookupEnv reads tai's environment for ${VAR}; nil means os.LookupEnv.
 	LookupEnv func(string) (string, bool)
 	// Dir and Home answer ${workspaceFolder} and ${userHome}.

@@ -355,8 +355,6 @@ func TestNames(t *testing.T) {
 	}
 }
 
-func TestAgentTools_Declared(t *testing.T) { tooltest.CheckDeclared(t, AgentTools()) }
-
 // TestServerOperations_AuditedByTheOwner: the mcp_* tools add, enable,
 // disable and remove through the bridge's methods, which write the one
 // row of each change, as `tai mcp` does through the same methods.

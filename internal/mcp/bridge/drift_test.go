@@ -68,7 +68,7 @@ func TestDrift_InSessionNoticeAndWithheldError(t *testing.T) {
 	if !ok {
 		t.Fatal("the withheld tool is unknown to the model")
 	}
-	if !tl.IsSafe(nil) {
+	if !tl.IsSafe(tools.Call{}) {
 		t.Error("calling a withheld tool would ask for approval of a call that cannot run")
 	}
 	env := &tools.Env{Store: f.store, Profile: vault.DefaultProfile}

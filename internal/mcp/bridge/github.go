@@ -23,8 +23,11 @@ const (
 
 // GitHub returns the GitHub resolver for Add on b's profile. subagents
 // gives the host's default runner for the agent pass, and is called only
-// when the deterministic pass finds nothing; nil leaves that pass out.
+// when the deterministic pass finds nothing; nil means b.Subagents.
 func (b *Bridge) GitHub(subagents func(context.Context) (tools.Subagents, error)) Resolver {
+	if subagents == nil {
+		subagents = b.Subagents
+	}
 	return func(ctx context.Context, ref *config.GitHubRef) ([]config.Entry, error) {
 		gh, err := b.gitHubAPI(ctx)
 		if err != nil {

@@ -152,8 +152,8 @@ func (b *Bridge) bridgedTool(name string, ct vault.MCPTool) *tools.Tool {
 		Group:       "mcp",
 		Server:      server,
 		Remote:      remote,
-		Consent: func(args json.RawMessage) tools.Consent {
-			return callConsent(name, server, remote, args)
+		Consent: func(call tools.Call) tools.Consent {
+			return callConsent(name, server, remote, call.Args)
 		},
 		Run: func(ctx context.Context, call tools.Call) (tools.Result, error) {
 			return b.Call(ctx, server, remote, call.Args)

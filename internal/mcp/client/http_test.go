@@ -110,7 +110,14 @@ func callsInFlight(t *testing.T, c *Client) {
 func TestHTTP_RequestsOnTheStreamAreAnswered(t *testing.T) {
 	checkLeaks(t)
 	f := newHTTPFake(t, "ask", true)
-	c := connectHTTP(t, f, Options{})
+	answersServerRequests(t, connectHTTP(t, f, Options{}))
+}
+
+// answersServerRequests checks that c answers the requests its server
+// sends in the middle of a call: a ping, and roots/list, which tai does
+// not offer.
+func answersServerRequests(t *testing.T, c *Client) {
+	t.Helper()
 	res, err := c.CallTool(context.Background(), "answers", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -159,13 +166,7 @@ func TestHTTP_PersistentNotFoundFailsAfterOneRetry(t *testing.T) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	calls := 0
-	for _, m := range f.methods {
-		if m == wire.MethodToolsCall {
-			calls++
-		}
-	}
-	if f.initCount != 2 || calls != 2 {
+	if calls := f.posts(wire.MethodToolsCall); f.initCount != 2 || calls != 2 {
 		t.Fatalf("%d initializations and %d calls, want 2 and 2", f.initCount, calls)
 	}
 }

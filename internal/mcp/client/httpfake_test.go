@@ -10,14 +10,15 @@ import (
 	"sync"
 	"testing"
 
+	"tai/internal/mcp/mcptest"
 	"tai/internal/mcp/wire"
 )
 
-// httpFake serves fakeServer over Streamable HTTP, replying in JSON or as
+// httpFake serves mcptest.Server over Streamable HTTP, replying in JSON or as
 // an event stream, with sessions, and records what it saw.
 type httpFake struct {
 	sse   bool
-	brain *fakeServer
+	brain *mcptest.Server
 	srv   *httptest.Server
 	// override, when set, may answer a decoded POST itself.
 	override func(w http.ResponseWriter, r *http.Request, m *wire.Message) bool
@@ -37,10 +38,10 @@ type httpFake struct {
 
 func newHTTPFake(t testing.TB, script string, sse bool) *httpFake {
 	f := &httpFake{sse: sse, streams: map[wire.ID]chan *wire.Message{}, sessions: map[string]bool{}}
-	f.brain = &fakeServer{script: script}
-	f.brain.send = f.route
-	f.brain.raw = func(string) { panic("raw output has no HTTP form") }
-	f.brain.stderr = func(s string) {
+	f.brain = &mcptest.Server{Script: script}
+	f.brain.Send = f.route
+	f.brain.Raw = func(string) { panic("raw output has no HTTP form") }
+	f.brain.Stderr = func(s string) {
 		f.mu.Lock()
 		f.stderr.WriteString(s + "\n")
 		f.mu.Unlock()
@@ -95,7 +96,7 @@ func (f *httpFake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if f.override != nil && f.override(w, r, m) {
 		return
 	}
-	if f.brain.stateless() {
+	if f.brain.Stateless() {
 		if why := statelessRefusal(r, m); why != nil {
 			b, _ := wire.Encode(wire.NewErrorResponse(m.ID, why))
 			w.WriteHeader(http.StatusBadRequest)
@@ -120,7 +121,7 @@ func (f *httpFake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	f.current = ch
 	f.mu.Unlock()
-	f.brain.handle(m)
+	f.brain.Handle(m)
 	f.mu.Lock()
 	f.current = nil
 	f.mu.Unlock()
@@ -210,4 +211,15 @@ func (f *httpFake) reply(w http.ResponseWriter, ctx context.Context, m *wire.Mes
 			return
 		}
 	}
+}
+
+// posts counts the POSTs of method; f.mu is held.
+func (f *httpFake) posts(method string) int {
+	n := 0
+	for _, m := range f.methods {
+		if m == method {
+			n++
+		}
+	}
+	return n
 }

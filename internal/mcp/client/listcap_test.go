@@ -38,13 +38,7 @@ func TestClient_ListToolsStopsAtTheListingCaps(t *testing.T) {
 			}
 			f.mu.Lock()
 			defer f.mu.Unlock()
-			pages := 0
-			for _, m := range f.methods {
-				if m == wire.MethodToolsList {
-					pages++
-				}
-			}
-			if pages > c.pages {
+			if pages := f.posts(wire.MethodToolsList); pages > c.pages {
 				t.Errorf("the client asked for %d pages; it should stop by page %d", pages, c.pages)
 			}
 		})

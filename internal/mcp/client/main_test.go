@@ -7,10 +7,10 @@ import (
 	"os/exec"
 	"os/signal"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 
+	"tai/internal/mcp/mcptest"
 	"tai/internal/mcp/wire"
 	"tai/internal/reaper"
 )
@@ -31,33 +31,23 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// runStdioFake serves fakeServer on stdin and stdout.
+// runStdioFake serves mcptest.Server on stdin and stdout, after what the
+// process-level scripts (floods, stubborn and detaching servers) do.
 func runStdioFake(script string) {
-	out := bufio.NewWriterSize(os.Stdout, 64<<10)
-	var mu sync.Mutex
-	write := func(line string) {
-		mu.Lock()
-		defer mu.Unlock()
-		out.WriteString(line + "\n")
-		out.Flush()
-	}
-	f := &fakeServer{
-		script: script,
-		raw:    write,
-		stderr: func(s string) { fmt.Fprintln(os.Stderr, s) },
-	}
-	f.send = func(m *wire.Message) {
-		b, err := wire.Encode(m)
-		if err != nil {
-			panic(err)
+	raw, send := mcptest.LineWriter(os.Stdout)
+	f := &mcptest.Server{Script: script, Raw: raw, Send: send, Stderr: func(s string) { fmt.Fprintln(os.Stderr, s) }}
+	if script == "unknown-id" {
+		f.Send = func(m *wire.Message) {
+			if m.IsResponse() {
+				raw(`{"jsonrpc":"2.0","id":987654,"result":{}}`)
+			}
+			send(m)
 		}
-		if script == "unknown-id" && m.IsResponse() {
-			write(`{"jsonrpc":"2.0","id":987654,"result":{}}`)
-		}
-		write(string(b))
 	}
+	write := raw
 	switch script {
 	case "flood-stdout":
+		out := bufio.NewWriterSize(os.Stdout, 64<<10)
 		line := strings.Repeat("x", 999) + "\n"
 		for i := 0; i < 100<<10; i++ {
 			out.WriteString(line)
@@ -102,17 +92,7 @@ func runStdioFake(script string) {
 			os.Exit(1)
 		}()
 	}
-	in := bufio.NewScanner(os.Stdin)
-	in.Buffer(make([]byte, 1<<20), 32<<20)
-	for in.Scan() {
-		m, err := wire.Decode(in.Bytes())
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "fake: bad input:", err)
-			continue
-		}
-		f.handle(m)
-	}
-	fmt.Fprintln(os.Stderr, "fake: stdin closed")
+	mcptest.ServeLines(f, os.Stdin)
 	if stubborn {
 		select {}
 	}

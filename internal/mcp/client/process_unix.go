@@ -55,15 +55,7 @@ func (t *stdioTransport) close() error {
 		if err := syscall.Kill(-pgid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
 			t.log.note("killing the server's process group: " + err.Error())
 		}
-		// With the group gone the pipes reach EOF; closing our ends also
-		// frees readers from a writer that left the group.
-		select {
-		case <-t.drained:
-		case <-time.After(t.grace):
-		}
-		t.stdout.Close()
-		t.stderr.Close()
-		t.wg.Wait()
+		t.release()
 	})
 	return nil
 }

@@ -46,13 +46,7 @@ func (t *stdioTransport) close() error {
 			t.log.note("ending the server's job: " + err.Error())
 		}
 		job.Close()
-		select {
-		case <-t.drained:
-		case <-time.After(t.grace):
-		}
-		t.stdout.Close()
-		t.stderr.Close()
-		t.wg.Wait()
+		t.release()
 	})
 	return nil
 }

@@ -223,6 +223,20 @@ func (t *stdioTransport) cause() error {
 	return t.lostErr
 }
 
+// release ends what is left once the server is gone: the pipes reach EOF
+// with it, and closing our ends also frees readers from a writer that
+// left (a process of its group, or of its job); then it waits for the
+// transport's goroutines.
+func (t *stdioTransport) release() {
+	select {
+	case <-t.drained:
+	case <-time.After(t.grace):
+	}
+	t.stdout.Close()
+	t.stderr.Close()
+	t.wg.Wait()
+}
+
 // lose records the first reason the connection ended.
 func (t *stdioTransport) lose(err error) {
 	t.lostOnce.Do(func() {

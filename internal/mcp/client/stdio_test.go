@@ -9,11 +9,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"tai"
+	"tai/internal/mcp/mcptest"
 	"tai/internal/mcp/wire"
 )
 
@@ -69,7 +69,7 @@ func TestStdio_HandshakeListAndCall(t *testing.T) {
 		t.Fatalf("echo: %+v %v", res, err)
 	}
 	res, err = c.CallTool(ctx, "fail", nil)
-	if err != nil || !res.IsError || res.Text() != "the tool failed" {
+	if err != nil || !res.IsError || res.Text() != "it broke" {
 		t.Fatalf("fail: %+v %v", res, err)
 	}
 	_, err = c.CallTool(ctx, "nosuch", nil)
@@ -97,12 +97,7 @@ func TestStdio_ChildEnvironmentLacksSecrets(t *testing.T) {
 	s := fake(t, "plain")
 	s.Env["EXTRA"] = "added"
 	s.Env["HARMLESS"] = "overridden"
-	c := connect(t, "", Options{Transport: s})
-	res, err := c.CallTool(context.Background(), "env", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := "\n" + res.Text() + "\n"
+	env := "\n" + fakeEnviron(t, s) + "\n"
 	for _, bad := range []string{"s3cret", "sk-secret", "\nHARMLESS=kept\n"} {
 		if strings.Contains(env, bad) {
 			t.Errorf("child environment contains %q", bad)
@@ -124,7 +119,7 @@ func TestConnect_RefusesUnfitServers(t *testing.T) {
 	for script, want := range tests {
 		t.Run(script, func(t *testing.T) {
 			checkLeaks(t)
-			_, err := Connect(context.Background(), Options{Transport: fake(t, script), ConnectTimeout: time.Hour})
+			_, err := Connect(context.Background(), Options{Transport: inMemory(t, script), ConnectTimeout: time.Hour})
 			if err == nil || !strings.Contains(err.Error(), want) {
 				t.Fatalf("got %v, want an error containing %q", err, want)
 			}
@@ -135,7 +130,7 @@ func TestConnect_RefusesUnfitServers(t *testing.T) {
 func TestConnect_AcceptsOlderKnownVersion(t *testing.T) {
 	for script, want := range map[string]string{"downgrade": "2025-03-26", "legacy": "2024-11-05"} {
 		t.Run(script, func(t *testing.T) {
-			c := connect(t, script, Options{})
+			c := connect(t, script, Options{Transport: inMemory(t, script)})
 			if v := c.Server().ProtocolVersion; v != want {
 				t.Fatalf("version %q", v)
 			}
@@ -150,7 +145,7 @@ func TestConnect_TimeoutCoversHandshake(t *testing.T) {
 	for _, script := range []string{"mute", "garbage-reply"} {
 		t.Run(script, func(t *testing.T) {
 			checkLeaks(t)
-			_, err := Connect(context.Background(), Options{Transport: fake(t, script), ConnectTimeout: 300 * time.Millisecond})
+			_, err := Connect(context.Background(), Options{Transport: inMemory(t, script), ConnectTimeout: 300 * time.Millisecond})
 			var te *TimeoutError
 			if !errors.As(err, &te) || te.Cap != "MCP_CONNECT_TIMEOUT" || !errors.Is(err, context.DeadlineExceeded) {
 				t.Fatalf("got %v, want a connect timeout", err)
@@ -175,22 +170,22 @@ func TestStdio_ServerExitMidCallFailsAtOnce(t *testing.T) {
 	}
 }
 
-func TestStdio_CallTimeoutSendsCancelled(t *testing.T) {
-	c := connect(t, "plain", Options{CallTimeout: 200 * time.Millisecond})
+func TestClient_CallTimeoutSendsCancelled(t *testing.T) {
+	c := connect(t, "plain", Options{Transport: inMemory(t, "plain"), CallTimeout: 200 * time.Millisecond})
 	_, err := c.CallTool(context.Background(), "hang", nil)
 	var te *TimeoutError
 	if !errors.As(err, &te) || te.Cap != "MCP_CALL_TIMEOUT" {
 		t.Fatalf("got %v, want a call timeout", err)
 	}
-	c.Close() // the fake reads the notification before it sees stdin close
+	c.Close() // the fake handles the notification before the connection ends
 	want := "cancelled 3: tools/call hang: no answer within 200ms (MCP_CALL_TIMEOUT)"
 	if !strings.Contains(c.Stderr(), want) {
 		t.Fatalf("stderr %q lacks %q", c.Stderr(), want)
 	}
 }
 
-func TestStdio_ContextCancelSendsCancelled(t *testing.T) {
-	c := connect(t, "plain", Options{})
+func TestClient_ContextCancelSendsCancelled(t *testing.T) {
+	c := connect(t, "plain", Options{Transport: inMemory(t, "plain")})
 	ctx, cancel := context.WithCancelCause(context.Background())
 	go func() {
 		// cancel once the call is in flight: the fake reports it on stderr
@@ -268,43 +263,16 @@ func TestStdio_ResponseForUnknownIDIsDropped(t *testing.T) {
 	}
 }
 
-func TestStdio_SeveralCallsInFlight(t *testing.T) {
-	c := connect(t, "plain", Options{})
-	var wg sync.WaitGroup
-	errs := make([]error, 3)
-	for i := range 3 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			args := json.RawMessage(strconv.Itoa(i))
-			res, err := c.CallTool(context.Background(), "gather", args)
-			if err == nil && res.Text() != string(args) {
-				err = fmt.Errorf("call %d got %q", i, res.Text())
-			}
-			errs[i] = err
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		t.Fatal(err)
-	}
+func TestClient_SeveralCallsInFlight(t *testing.T) {
+	callsInFlight(t, connect(t, "plain", Options{Transport: inMemory(t, "plain")}))
 }
 
-func TestStdio_AnswersServerRequests(t *testing.T) {
-	c := connect(t, "ask", Options{})
-	res, err := c.CallTool(context.Background(), "answers", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `{"jsonrpc":"2.0","id":"s1","result":{}}` + "\n" +
-		`{"jsonrpc":"2.0","id":"s2","error":{"code":-32601,"message":"method not found: roots/list"}}`
-	if res.Text() != want {
-		t.Fatalf("answers:\n%s\nwant:\n%s", res.Text(), want)
-	}
+func TestClient_AnswersServerRequests(t *testing.T) {
+	answersServerRequests(t, connect(t, "ask", Options{Transport: inMemory(t, "ask")}))
 }
 
 func TestClient_ListToolsFollowsCursors(t *testing.T) {
-	c := connect(t, "pages", Options{})
+	c := connect(t, "pages", Options{Transport: inMemory(t, "pages")})
 	tools, err := c.ListTools(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -321,7 +289,7 @@ func TestClient_ListToolsFollowsCursors(t *testing.T) {
 func TestClient_ListToolsRefusesEndlessPagination(t *testing.T) {
 	for script, want := range map[string]string{"loop-cursor": `repeated cursor "again"`, "endless": "more than 100 pages"} {
 		t.Run(script, func(t *testing.T) {
-			c := connect(t, script, Options{})
+			c := connect(t, script, Options{Transport: inMemory(t, script)})
 			_, err := c.ListTools(context.Background())
 			if err == nil || !strings.Contains(err.Error(), want) {
 				t.Fatalf("got %v, want %q", err, want)
@@ -415,13 +383,8 @@ func TestStdio_ChildEnvironmentIsMinimal(t *testing.T) {
 	s := fake(t, "plain")
 	s.Env["GH_TOKEN"] = "passed-through"
 	s.Env["TZ"] = "Europe/Paris"
-	c := connect(t, "", Options{Transport: s})
-	res, err := c.CallTool(context.Background(), "env", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	got := map[string]string{}
-	for _, kv := range strings.Split(res.Text(), "\n") {
+	for _, kv := range strings.Split(fakeEnviron(t, s), "\n") {
 		k, v, _ := strings.Cut(kv, "=")
 		got[k] = v
 	}
@@ -438,6 +401,27 @@ func TestStdio_ChildEnvironmentIsMinimal(t *testing.T) {
 			t.Errorf("the server got %s=%q, want %q", k, got[k], v)
 		}
 	}
+}
+
+// inMemory runs mcptest.Server with script in this process, over an
+// InMemory transport: for the tests where a subprocess is not the point.
+func inMemory(t testing.TB, script string) *InMemory {
+	tr, end := NewInMemory("fake " + script)
+	s := &mcptest.Server{Script: script, Stderr: end.Stderr,
+		Send: func(m *wire.Message) { end.Send(m) }, Raw: func(line string) { end.SendRaw(line) }}
+	end.Serve(s.Handle)
+	t.Cleanup(end.Close)
+	return tr
+}
+
+// fakeEnviron is the environment the fake s runs with, one NAME=value a line.
+func fakeEnviron(t *testing.T, s Stdio) string {
+	t.Helper()
+	res, err := connect(t, "", Options{Transport: s}).CallTool(context.Background(), "env", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Text()
 }
 
 // A Node.js crash ends with its stack, the error object's fields and the

@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 )
 
@@ -18,7 +20,7 @@ func claudeCodeProjects(doc map[string]any, project string) ([]group, error) {
 		return nil, nil
 	}
 	var out []group
-	for _, path := range sortedKeys(projects) {
+	for _, path := range slices.Sorted(maps.Keys(projects)) {
 		if project != "" && path != project {
 			continue
 		}

@@ -3,6 +3,8 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 )
@@ -86,7 +88,7 @@ var lateKeys = map[string]bool{"env_vars": true, "env_http_headers": true, "bear
 // keyOrder is m's keys sorted, lateKeys last.
 func keyOrder(m map[string]any) []string {
 	var early, late []string
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if lateKeys[k] {
 			late = append(late, k)
 		} else {

@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"tai/internal/lazyre"
@@ -19,7 +21,7 @@ func readEnv(d *draft, k string, v any) error {
 	if err != nil {
 		return err
 	}
-	for _, name := range sortedKeys(env) {
+	for _, name := range slices.Sorted(maps.Keys(env)) {
 		if err := checkEnvName(name); err != nil {
 			return fmt.Errorf("%s: %w", at(d.where, k), err)
 		}
@@ -81,7 +83,7 @@ func readHeaders(d *draft, k string, v any) error {
 	if err != nil {
 		return err
 	}
-	for _, name := range sortedKeys(h) {
+	for _, name := range slices.Sorted(maps.Keys(h)) {
 		if err := d.setHeader(k, name, h[name]); err != nil {
 			return err
 		}
@@ -99,7 +101,7 @@ func readEnvHeaders(d *draft, k string, v any) error {
 	if err != nil {
 		return err
 	}
-	for _, name := range sortedKeys(h) {
+	for _, name := range slices.Sorted(maps.Keys(h)) {
 		if !varName.MatchString(h[name]) {
 			return fmt.Errorf("%s: %s is not a variable name", at(where, name), quote(h[name]))
 		}

@@ -3,6 +3,8 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 )
 
 // fromJSON reads a JSON config: an mcpServers wrapper (Claude Desktop,
@@ -95,7 +97,7 @@ func fromGroups(groups []group) ([]Entry, error) {
 		if len(g.servers) == 0 {
 			return nil, fmt.Errorf("%s is empty: it holds no servers", g.where)
 		}
-		for _, name := range sortedKeys(g.servers) {
+		for _, name := range slices.Sorted(maps.Keys(g.servers)) {
 			where := name
 			if g.where != "" {
 				where = at(g.where, name)

@@ -3,8 +3,10 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/url"
+	"slices"
 	"strings"
 
 	"tai/internal/lazyre"
@@ -73,7 +75,7 @@ func (d *draft) settleHTTP(u, typ string) error {
 // pickURL reconciles url, httpUrl and serverUrl.
 func (d *draft) pickURL() (string, error) {
 	var u, from string
-	for _, k := range sortedKeys(d.urls) {
+	for _, k := range slices.Sorted(maps.Keys(d.urls)) {
 		if u != "" && d.urls[k] != u {
 			return "", fmt.Errorf("%s: %s and %s disagree: keep one", d.where, from, k)
 		}

@@ -3,6 +3,8 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -35,7 +37,7 @@ func fromTOML(text string) ([]Entry, error) {
 		return nil, errors.New("mcp_servers holds no servers: add a [mcp_servers.NAME] table")
 	}
 	var entries []Entry
-	for _, name := range sortedKeys(servers) {
+	for _, name := range slices.Sorted(maps.Keys(servers)) {
 		where := at("mcp_servers", name)
 		m, ok := servers[name].(map[string]any)
 		if !ok {

@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -67,7 +68,7 @@ func wantStringMap(v any, where string) (map[string]string, error) {
 		return nil, nil
 	}
 	out := make(map[string]string, len(m))
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		s, err := wantString(m[k], at(where, k))
 		if err != nil {
 			return nil, err
@@ -140,18 +141,9 @@ func cut(s string, n int) string {
 	return s[:n] + "…"
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // listKeys names a map's keys for an error, quoted, at most five.
 func listKeys(m map[string]any) string {
-	keys := sortedKeys(m)
+	keys := slices.Sorted(maps.Keys(m))
 	shown := make([]string, 0, 6)
 	for i, k := range keys {
 		if i == 5 {

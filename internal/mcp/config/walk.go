@@ -1,6 +1,10 @@
 package config
 
-import "fmt"
+import (
+	"fmt"
+	"maps"
+	"slices"
+)
 
 // walk visits every string of e that may hold references, in a fixed
 // order (command, args, env by name, url, headers by name, cwd), and
@@ -12,11 +16,11 @@ func walk(e *Entry, fn func(label, s string) string) {
 	for i, a := range e.Args {
 		e.Args[i] = fn(fmt.Sprintf("args[%d]", i), a)
 	}
-	for _, k := range sortedKeys(e.Env) {
+	for _, k := range slices.Sorted(maps.Keys(e.Env)) {
 		e.Env[k] = fn("env."+k, e.Env[k])
 	}
 	e.URL = fn("url", e.URL)
-	for _, k := range sortedKeys(e.Headers) {
+	for _, k := range slices.Sorted(maps.Keys(e.Headers)) {
 		e.Headers[k] = fn("headers."+k, e.Headers[k])
 	}
 	e.Cwd = fn("cwd", e.Cwd)

@@ -1,16 +1,22 @@
-// Package mcptest is a small scripted MCP server for tests in other
-// packages: a test binary re-executes itself with [EnvServe] set and calls
-// [Main] from TestMain, so tests get a real stdio MCP peer without any
-// build step.
+// Package mcptest holds tai's one scripted MCP peer for tests, [Server],
+// and the ways to run it: over stdio in a re-executed test binary (a test
+// binary calls [Main] from TestMain when [ShouldServe]), inside an
+// httptest handler, or in the test's own process over an in-memory
+// transport (client.NewInMemory) where a subprocess is not the point.
 package mcptest
 
 import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
+	"sync"
+
+	"tai/internal/mcp/wire"
 )
 
 // EnvServe, set to "1", makes [ShouldServe] true.
@@ -53,110 +59,323 @@ func Env(toolNames ...string) map[string]string {
 	return map[string]string{EnvServe: "1", EnvTools: string(b)}
 }
 
-// Main serves MCP on stdin and stdout until stdin closes. Its tools come
-// from EnvTools; every tool answers by its name:
-//
-//	echo  → the "message" argument
-//	big   → "size" bytes of text
-//	fail  → an isError result
-//	env   → the value of the environment variable named by "name"
-//	image → an image block and a text block
-//	detach → the pid of a `sleep` it started in a session of its own
-//	         (setsid), out of the server's process group; on Windows
-//	         a copy of itself sleeping, detached from the console
+// Main serves a Server with the tools of EnvTools (or EnvToolsFile) and
+// EnvGenerated on stdin and stdout until stdin closes.
 func Main() {
 	if os.Getenv(envSleep) != "" {
 		select {} // the detached sleeper on Windows, which has no sleep(1)
 	}
-	var toolList []map[string]any
+	s := &Server{Generated: os.Getenv(EnvGenerated)}
 	list := []byte(os.Getenv(EnvTools))
 	if f := os.Getenv(EnvToolsFile); f != "" {
 		list, _ = os.ReadFile(f)
 	}
-	_ = json.Unmarshal(list, &toolList)
-	for _, t := range toolList {
-		if _, ok := t["inputSchema"]; !ok {
-			t["inputSchema"] = map[string]any{"type": "object"}
-		}
+	_ = json.Unmarshal(list, &s.Tools)
+	s.StatelessTTL, s.statelessEnv = os.LookupEnv(EnvStateless)
+	if s.Tools == nil {
+		s.Tools = []map[string]any{}
 	}
-	in := bufio.NewScanner(os.Stdin)
-	in.Buffer(make([]byte, 1<<20), 1<<20)
-	out := json.NewEncoder(os.Stdout)
-	ttl, stateless := os.LookupEnv(EnvStateless)
-	lists := 0
-	for in.Scan() {
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params struct {
-				Name      string          `json:"name"`
-				Arguments json.RawMessage `json:"arguments"`
-				Cursor    string          `json:"cursor"`
-			} `json:"params"`
+	s.Stderr = func(line string) { fmt.Fprintln(os.Stderr, line) }
+	s.Raw, s.Send = LineWriter(os.Stdout)
+	ServeLines(s, os.Stdin)
+}
+
+// LineWriter returns the Raw and Send of a Server writing one message a
+// line to w, whole lines at a time.
+func LineWriter(w io.Writer) (raw func(string), send func(*wire.Message)) {
+	out := bufio.NewWriterSize(w, 64<<10)
+	var mu sync.Mutex
+	raw = func(line string) {
+		mu.Lock()
+		defer mu.Unlock()
+		out.WriteString(line + "\n")
+		out.Flush()
+	}
+	send = func(m *wire.Message) {
+		b, err := wire.Encode(m)
+		if err != nil {
+			panic(err)
 		}
-		if json.Unmarshal(in.Bytes(), &m) != nil || m.ID == nil {
+		raw(string(b))
+	}
+	return raw, send
+}
+
+// ServeLines hands s each message read from in, one a line, until in
+// ends; a line that is not a message is reported on s.Stderr.
+func ServeLines(s *Server, in io.Reader) {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 1<<20), 32<<20)
+	for sc.Scan() {
+		m, err := wire.Decode(sc.Bytes())
+		if err != nil {
+			s.Stderr("fake: bad input: " + err.Error())
 			continue
 		}
-		reply := func(result any) {
-			out.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
-		}
-		switch {
-		case ttl == "future" && (m.Method == "server/discover" || m.Method == "initialize"):
-			out.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32022, "message": "Unsupported protocol version",
-				"data": map[string]any{"supported": []string{"2027-01-01"}, "requested": "2026-07-28"}}})
-			continue
-		case stateless && m.Method == "server/discover":
-			reply(map[string]any{"resultType": "complete", "supportedVersions": []string{"2026-07-28"},
-				"capabilities": map[string]any{"tools": map[string]any{}}, "ttlMs": 0, "cacheScope": "public"})
-			continue
-		case stateless && m.Method == "initialize":
-			out.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32022, "message": "Unsupported protocol version",
-				"data": map[string]any{"supported": []string{"2026-07-28"}, "requested": "2025-11-25"}}})
-			continue
-		case stateless && m.Method == "tools/list":
-			lists++
-			page := listPage(toolList, m.Params.Cursor)
-			if lists > 1 {
-				page["tools"] = append(page["tools"].([]map[string]any), map[string]any{"name": "added", "inputSchema": map[string]any{"type": "object"}})
-			}
-			page["ttlMs"], _ = strconv.Atoi(ttl)
-			reply(page)
-			continue
-		}
-		switch m.Method {
-		case "initialize":
-			reply(map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{"tools": map[string]any{}},
-				"serverInfo": map[string]any{"name": "fake", "version": "1"}})
-		case "tools/list":
-			reply(listPage(toolList, m.Params.Cursor))
-		case "tools/call":
-			var args map[string]any
-			if len(m.Params.Arguments) > 0 && json.Unmarshal(m.Params.Arguments, &args) != nil {
-				out.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32602, "message": "arguments must be an object"}})
-				continue
-			}
-			reply(fakeCall(m.Params.Name, args))
-		case "ping":
-			reply(map[string]any{})
-		default:
-			out.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": "no " + m.Method}})
-		}
+		s.Handle(m)
+	}
+	s.Stderr("fake: stdin closed")
+}
+
+// Server is the scripted MCP server. Script picks connection-wide
+// behaviour (see initialize and listTools); a call's tool name picks what
+// it does:
+//
+//	echo    → the "message" argument, or the arguments as sent
+//	fail    → an isError result, "it broke"
+//	big     → "size" bytes of text, or 20 MiB
+//	env     → the environment variable named by "name", or all of them
+//	image   → an image block and a text block
+//	detach  → the pid of a `sleep` it started in a session of its own
+//	          (on Windows a copy of itself sleeping, detached)
+//	exit    → the process exits with status 3
+//	hang    → no answer
+//	gather  → held until three are in flight, then answered in reverse
+//	answers → asks the client two requests of its own and answers with
+//	          the client's replies
+type Server struct {
+	Script string
+	// Tools, when not nil, are listed as they are (a missing inputSchema
+	// is an empty object schema), followed by Generated ("COUNT/PERPAGE")
+	// generated ones; nil lists what Script says.
+	Tools     []map[string]any
+	Generated string
+	// StatelessTTL is EnvStateless's value for a server with Tools.
+	StatelessTTL string
+	statelessEnv bool
+	// Send writes a message to the client, Raw a line exactly as given,
+	// Stderr a line of the server's stderr.
+	Send   func(*wire.Message)
+	Raw    func(string)
+	Stderr func(string)
+
+	mu       sync.Mutex
+	gathered []*wire.Message   // "gather" calls held back
+	asked    map[string]string // server request id -> answer seen
+	waiting  *wire.Message     // an "answers" call held until both arrive
+	refused  bool              // "stateless-refuse-once" refused its first discover
+	lists    int               // tools/list requests answered
+}
+
+func (s *Server) result(id wire.ID, v any) {
+	m, err := wire.NewResult(id, v)
+	if err != nil {
+		panic(err)
+	}
+	s.Send(m)
+}
+
+func text(t string, isError bool) map[string]any {
+	return map[string]any{"content": []any{map[string]any{"type": "text", "text": t}}, "isError": isError}
+}
+
+// Handle reacts to one message from the client.
+func (s *Server) Handle(m *wire.Message) {
+	if s.statelessEnv && s.statelessTools(m) {
+		return
+	}
+	switch {
+	case m.IsResponse():
+		s.gotAnswer(m)
+	case m.Method == wire.MethodDiscover:
+		s.discover(m)
+	case m.Method == wire.MethodInitialize:
+		s.initialize(m)
+	case m.Method == wire.MethodCancelled:
+		var p wire.CancelledParams
+		json.Unmarshal(m.Params, &p)
+		s.Stderr(fmt.Sprintf("cancelled %s: %s", p.RequestID, p.Reason))
+	case m.Method == wire.MethodPing:
+		s.result(m.ID, struct{}{})
+	case m.Method == wire.MethodToolsList && s.claimMissing(m):
+	case m.Method == wire.MethodToolsList:
+		s.listTools(m)
+	case m.Method == wire.MethodToolsCall && s.claimMissing(m):
+	case m.Method == wire.MethodToolsCall:
+		s.call(m)
+	case m.IsRequest():
+		s.Send(wire.NewErrorResponse(m.ID, &wire.Error{Code: wire.CodeMethodNotFound, Message: "no " + m.Method}))
 	}
 }
 
-// listPage is the tools/list page at cursor: the fixed tools first, then
-// the generated ones EnvGenerated asks for.
-func listPage(fixed []map[string]any, cursor string) map[string]any {
+func mustID(raw string) wire.ID {
+	var id wire.ID
+	if err := id.UnmarshalJSON([]byte(raw)); err != nil {
+		panic(err)
+	}
+	return id
+}
+
+// unsupported answers m with -32022, naming the versions supported.
+func (s *Server) unsupported(m *wire.Message, requested string, supported ...string) {
+	data, _ := json.Marshal(wire.UnsupportedVersion{Supported: supported, Requested: requested})
+	s.Send(wire.NewErrorResponse(m.ID, &wire.Error{Code: wire.CodeUnsupportedProtocol, Message: "Unsupported protocol version", Data: data}))
+}
+
+// statelessTools answers what EnvStateless changes for a server with
+// Tools, and reports whether it did.
+func (s *Server) statelessTools(m *wire.Message) bool {
+	switch {
+	case s.StatelessTTL == "future" && (m.Method == wire.MethodDiscover || m.Method == wire.MethodInitialize):
+		s.unsupported(m, wire.StatelessVersion, "2027-01-01")
+	case m.Method == wire.MethodDiscover:
+		s.result(m.ID, map[string]any{"resultType": "complete", "supportedVersions": []string{wire.StatelessVersion},
+			"capabilities": map[string]any{"tools": map[string]any{}}, "ttlMs": 0, "cacheScope": "public"})
+	case m.Method == wire.MethodInitialize:
+		s.unsupported(m, "2025-11-25", wire.StatelessVersion)
+	case m.Method == wire.MethodToolsList:
+		var p wire.ListToolsParams
+		json.Unmarshal(m.Params, &p)
+		s.lists++
+		page := s.listed(p.Cursor)
+		if s.lists > 1 {
+			page["tools"] = append(page["tools"].([]any), map[string]any{"name": "added", "inputSchema": map[string]any{"type": "object"}})
+		}
+		page["ttlMs"], _ = strconv.Atoi(s.StatelessTTL)
+		s.result(m.ID, page)
+	default:
+		return false
+	}
+	return true
+}
+
+// Stateless reports whether the script is a stateless-era server.
+func (s *Server) Stateless() bool { return strings.HasPrefix(s.Script, "stateless") }
+
+// discover answers server/discover as the script's server would: a
+// stateless one with its result, "future" and "dual" with -32022, a
+// session-era one with -32601 (or, for "silent-discover", not at all, and
+// for "exit-on-discover" by exiting).
+func (s *Server) discover(m *wire.Message) {
+	claim := wire.ReadClaim(m.Params)
+	s.Stderr(fmt.Sprintf("discover %s missing %v", claim.Version, claim.Missing))
+	switch {
+	case s.Script == "future":
+		s.unsupported(m, claim.Version, "2027-01-01")
+	case s.Script == "stateless-refuse-once" && !s.refused:
+		s.refused = true
+		s.unsupported(m, claim.Version, wire.StatelessVersion)
+	case s.Script == "dual":
+		s.unsupported(m, claim.Version, "2025-11-25", "2025-06-18")
+	case s.Script == "discover-legacy-only":
+		s.result(m.ID, map[string]any{"resultType": "complete", "supportedVersions": []string{"2025-11-25", "2025-06-18"},
+			"capabilities": map[string]any{"tools": map[string]any{}}, "ttlMs": 0, "cacheScope": "public"})
+	case s.Script == "silent-discover":
+	case s.Script == "exit-on-discover":
+		s.Stderr("unknown request before initialize")
+		os.Exit(1)
+	case s.Stateless():
+		s.result(m.ID, map[string]any{"resultType": "complete", "supportedVersions": []string{wire.StatelessVersion},
+			"capabilities": map[string]any{"tools": map[string]any{}}, "ttlMs": 0, "cacheScope": "public",
+			"_meta": map[string]any{wire.MetaServerInfo: map[string]any{"name": "fake-stateless", "version": "2"}}})
+	default:
+		s.Send(wire.NewErrorResponse(m.ID, &wire.Error{Code: wire.CodeMethodNotFound, Message: "no " + m.Method}))
+	}
+}
+
+// claimMissing answers -32602 for a stateless server's request that lacks
+// the _meta claim, and reports whether it did.
+func (s *Server) claimMissing(m *wire.Message) bool {
+	if !s.Stateless() {
+		return false
+	}
+	if c := wire.ReadClaim(m.Params); c.Present && len(c.Missing) == 0 && c.Version == wire.StatelessVersion {
+		return false
+	}
+	s.Send(wire.NewErrorResponse(m.ID, &wire.Error{Code: wire.CodeInvalidParams, Message: "no _meta claim"}))
+	return true
+}
+
+func (s *Server) initialize(m *wire.Message) {
+	if s.Script == "stateless-only" {
+		s.unsupported(m, "2025-11-25", wire.StatelessVersion)
+		return
+	}
+	var p wire.InitializeParams
+	json.Unmarshal(m.Params, &p)
+	s.Stderr(fmt.Sprintf("client %s %s offers %s caps %s", p.ClientInfo.Name, p.ClientInfo.Version, p.ProtocolVersion, p.Capabilities))
+	version, caps := p.ProtocolVersion, `{"tools":{}}`
+	switch s.Script {
+	case "no-tools":
+		caps = `{"prompts":{}}`
+	case "old-version":
+		version = "2024-10-07"
+	case "legacy":
+		version = "2024-11-05"
+	case "downgrade":
+		version = "2025-03-26"
+	case "invalid-reply":
+		s.Raw(`{"jsonrpc":"2.0","id":` + m.ID.String() + `}`) // neither result nor error
+		return
+	case "garbage-reply":
+		s.Raw(`{"jsonrpc":"2.0","id":` + m.ID.String() + `,"result":{"protocolVersion":`)
+		return
+	case "mute":
+		return
+	}
+	s.result(m.ID, map[string]any{
+		"protocolVersion": version,
+		"capabilities":    json.RawMessage(caps),
+		"serverInfo":      map[string]any{"name": "fake", "version": "1"},
+	})
+}
+
+func (s *Server) listTools(m *wire.Message) {
+	var p wire.ListToolsParams
+	json.Unmarshal(m.Params, &p)
+	if s.Tools != nil {
+		s.result(m.ID, s.listed(p.Cursor))
+		return
+	}
+	page := map[string]any{"tools": []any{map[string]any{
+		"name": "t" + p.Cursor, "inputSchema": map[string]any{"type": "object"},
+		"annotations": map[string]any{"readOnlyHint": true}}}}
+	switch s.Script {
+	case "pages":
+		next := map[string]string{"": "p2", "p2": "p3"}[p.Cursor]
+		if next != "" {
+			page["nextCursor"] = next
+		}
+	case "many-tools", "fat-pages", "fat-tool", "thousand":
+		page = scriptPage(s.Script, p.Cursor)
+	case "loop-cursor":
+		page["nextCursor"] = "again"
+	case "stateless-ttl":
+		page["ttlMs"], page["cacheScope"] = 250, "public"
+	case "stateless-xh":
+		page["tools"] = []any{
+			json.RawMessage(`{"name":"echo","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},"n":{"type":"integer","x-mcp-header":"N"},"deep":{"type":"object","properties":{"on":{"type":"boolean","x-mcp-header":"On"}}},"q":{"type":"string"}}}}`),
+			json.RawMessage(`{"name":"in_items","inputSchema":{"type":"object","properties":{"l":{"type":"array","items":{"type":"string","x-mcp-header":"L"}}}}}`),
+			json.RawMessage(`{"name":"on_number","inputSchema":{"type":"object","properties":{"f":{"type":"number","x-mcp-header":"F"}}}}`),
+			json.RawMessage(`{"name":"twice","inputSchema":{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"Dup"},"b":{"type":"string","x-mcp-header":"dup"}}}}`),
+			json.RawMessage(`{"name":"colon","inputSchema":{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"A:B"}}}}`),
+		}
+	case "stateless-input":
+		page["resultType"] = "input_required"
+	case "endless":
+		page["nextCursor"] = p.Cursor + "x"
+	}
+	s.result(m.ID, page)
+}
+
+// listed is the tools/list page at cursor of a Server with Tools: those
+// first, then the generated ones.
+func (s *Server) listed(cursor string) map[string]any {
+	var fixed []any
+	for _, t := range s.Tools {
+		if _, ok := t["inputSchema"]; !ok {
+			t["inputSchema"] = map[string]any{"type": "object"}
+		}
+		fixed = append(fixed, t)
+	}
 	var count, per int
-	if _, err := fmt.Sscanf(os.Getenv(EnvGenerated), "%d/%d", &count, &per); err != nil || count <= 0 || per <= 0 {
-		return map[string]any{"tools": fixed}
+	if _, err := fmt.Sscanf(s.Generated, "%d/%d", &count, &per); err != nil || count <= 0 || per <= 0 {
+		return map[string]any{"tools": append([]any{}, fixed...)}
 	}
 	start, _ := strconv.Atoi(cursor)
 	tools := []any{}
 	if start == 0 {
-		for _, t := range fixed {
-			tools = append(tools, t)
-		}
+		tools = append(tools, fixed...)
 	}
 	end := min(start+per, count)
 	for i := start; i < end; i++ {
@@ -170,27 +389,152 @@ func listPage(fixed []map[string]any, cursor string) map[string]any {
 	return page
 }
 
-func fakeCall(name string, args map[string]any) map[string]any {
-	text := func(s string) []any { return []any{map[string]any{"type": "text", "text": s}} }
+// scriptPage is one of 50 pages of a server that lists too much:
+// many-tools has 400 small tools a page, fat-pages 32 tools of 32 KiB, and
+// fat-tool one tool of 80 KiB on its first page. thousand lists exactly
+// MCP_MAX_LISTED_TOOLS over 4 pages.
+func scriptPage(script, cursor string) map[string]any {
+	n, _ := strconv.Atoi(cursor)
+	count, desc, pages := 400, "a tool", 50
+	switch script {
+	case "fat-pages":
+		count, desc = 32, strings.Repeat("d", 32<<10)
+	case "fat-tool":
+		count = 2
+	case "thousand":
+		count, pages = 250, 4
+	}
+	var tools []any
+	for i := range count {
+		d := desc
+		if script == "fat-tool" && i == 1 {
+			d = strings.Repeat("d", 80<<10)
+		}
+		tools = append(tools, map[string]any{"name": fmt.Sprintf("t%d_%d", n, i), "description": d,
+			"inputSchema": map[string]any{"type": "object"}})
+	}
+	page := map[string]any{"tools": tools}
+	if n < pages-1 {
+		page["nextCursor"] = strconv.Itoa(n + 1)
+	}
+	return page
+}
+
+func (s *Server) call(m *wire.Message) {
+	var p wire.CallToolParams
+	json.Unmarshal(m.Params, &p)
+	var args map[string]any
+	if len(p.Arguments) > 0 && json.Unmarshal(p.Arguments, &args) != nil && s.Tools != nil {
+		s.Send(wire.NewErrorResponse(m.ID, &wire.Error{Code: wire.CodeInvalidParams, Message: "arguments must be an object"}))
+		return
+	}
+	if res, ok := s.answer(p.Name, p.Arguments, args); ok {
+		s.result(m.ID, res)
+		return
+	}
+	switch p.Name {
+	case "exit":
+		s.Stderr("dying on purpose")
+		os.Exit(3)
+	case "hang":
+		s.Stderr("hanging")
+	case "gather":
+		s.gather(m)
+	case "answers":
+		s.Send(&wire.Message{ID: mustID(`"s1"`), Method: wire.MethodPing})
+		s.Send(&wire.Message{ID: mustID(`"s2"`), Method: "roots/list", Params: []byte(`{}`)})
+		s.mu.Lock()
+		s.waiting = m
+		s.mu.Unlock()
+		s.gotAnswer(nil)
+	default:
+		s.unknown(m.ID, p.Name)
+	}
+}
+
+// unknown answers a call of a tool s lacks: a server with Tools says so in
+// a tool error, a scripted one with a JSON-RPC error (servers do both). A
+// server with Tools also refuses arguments that are no object; a scripted
+// one passes them to gather and echo as they are.
+func (s *Server) unknown(id wire.ID, name string) {
+	if s.Tools != nil {
+		s.result(id, text("unknown tool "+name, true))
+		return
+	}
+	s.Send(wire.NewErrorResponse(id, &wire.Error{Code: wire.CodeInvalidParams, Message: "unknown tool " + name}))
+}
+
+// answer is the result of a tool that answers at once.
+func (s *Server) answer(name string, raw json.RawMessage, args map[string]any) (map[string]any, bool) {
 	switch name {
 	case "echo":
-		return map[string]any{"content": text(fmt.Sprint(args["message"]))}
-	case "big":
-		n, _ := args["size"].(float64)
-		return map[string]any{"content": text(strings.Repeat("x", int(n)))}
+		if msg, ok := args["message"]; ok {
+			return text(fmt.Sprint(msg), false), true
+		}
+		return text(string(raw), false), true
 	case "fail":
-		return map[string]any{"content": text("it broke"), "isError": true}
+		return text("it broke", true), true
+	case "big":
+		if n, ok := args["size"].(float64); ok {
+			return text(strings.Repeat("x", int(n)), false), true
+		}
+		return text(strings.Repeat("b", 20<<20), false), true
 	case "env":
-		return map[string]any{"content": text(os.Getenv(fmt.Sprint(args["name"])))}
+		if n, ok := args["name"]; ok {
+			return text(os.Getenv(fmt.Sprint(n)), false), true
+		}
+		return text(strings.Join(os.Environ(), "\n"), false), true
+	case "image":
+		return map[string]any{"content": []any{map[string]any{"type": "image", "data": "aGk=", "mimeType": "image/png"},
+			map[string]any{"type": "text", "text": "caption"}}}, true
 	case "detach":
 		cmd := detached()
 		if err := cmd.Start(); err != nil {
-			return map[string]any{"content": text(err.Error()), "isError": true}
+			return text(err.Error(), true), true
 		}
-		return map[string]any{"content": text(strconv.Itoa(cmd.Process.Pid))}
-	case "image":
-		return map[string]any{"content": []any{map[string]any{"type": "image", "data": "aGk=", "mimeType": "image/png"},
-			map[string]any{"type": "text", "text": "caption"}}}
+		return text(strconv.Itoa(cmd.Process.Pid), false), true
 	}
-	return map[string]any{"content": text("unknown tool " + name), "isError": true}
+	return nil, false
+}
+
+// gather holds calls until three are in flight, then answers them in
+// reverse order: only a client with several calls in flight gets answers.
+func (s *Server) gather(m *wire.Message) {
+	s.mu.Lock()
+	s.gathered = append(s.gathered, m)
+	ready := len(s.gathered) == 3
+	s.mu.Unlock()
+	if !ready {
+		return
+	}
+	for i := 2; i >= 0; i-- {
+		g := s.gathered[i]
+		var p wire.CallToolParams
+		json.Unmarshal(g.Params, &p)
+		s.result(g.ID, text(string(p.Arguments), false))
+	}
+}
+
+// gotAnswer records the client's answers to the server's own requests and
+// releases a waiting "answers" call once both are in.
+func (s *Server) gotAnswer(m *wire.Message) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.asked == nil {
+		s.asked = map[string]string{}
+	}
+	if m != nil {
+		out, _ := wire.Encode(&wire.Message{ID: m.ID, Result: m.Result, Error: m.Error})
+		s.asked[m.ID.String()] = string(out)
+	}
+	if s.waiting == nil || len(s.asked) < 2 {
+		return
+	}
+	var lines []string
+	for _, v := range s.asked {
+		lines = append(lines, v)
+	}
+	sort.Strings(lines)
+	s.result(s.waiting.ID, text(strings.Join(lines, "\n"), false))
+	s.waiting = nil
 }

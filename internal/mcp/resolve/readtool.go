@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -36,10 +35,8 @@ func ReadTool(repo *Repo, maxReads int) *tools.Tool {
 	return tools.Define(tools.Tool{
 		Name:        ReadToolName,
 		Group:       "mcp",
-		Description: strings.TrimSpace(readDescription),
-		Schema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string",` +
-			`"description":"a file or folder inside the repository; empty for the root"}},"additionalProperties":false}`),
-		Safe: tools.AlwaysSafe,
+		Description: readDescription,
+		Safe:        tools.AlwaysSafe,
 	}, func(ctx context.Context, call tools.Call, in readArgs) (tools.Result, error) {
 		if used.Add(1) > int64(maxReads) {
 			return tools.Errorf("%s: the limit of %d reads is reached: answer with what you have", ReadToolName, maxReads), nil
@@ -49,7 +46,7 @@ func ReadTool(repo *Repo, maxReads int) *tools.Tool {
 }
 
 type readArgs struct {
-	Path string `json:"path"`
+	Path string `json:"path,omitempty" jsonschema:"a file or folder inside the repository; empty for the root"`
 }
 
 func readPath(ctx context.Context, repo *Repo, p string) tools.Result {

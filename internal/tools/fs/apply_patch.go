@@ -1,37 +1,11 @@
 package fs
 
 import (
-	_ "embed"
 	"fmt"
 	"strings"
 
 	"tai/internal/tools"
 )
-
-// ApplyPatch is the apply_patch tool's name.
-const ApplyPatch = "apply_patch"
-
-//go:embed apply_patch.md
-var applyPatchDoc string
-
-const applyPatchSchema = `{
-  "type": "object",
-  "properties": {
-    "patch": {"type": "string", "minLength": 1, "description": "A unified diff touching one or more files."}
-  },
-  "required": ["patch"],
-  "additionalProperties": false
-}`
-
-func applyPatchTool() *tools.Tool {
-	t := tool(ApplyPatch, applyPatchDoc, applyPatchSchema, nil)
-	t.ConsentIn = plannedConsent(ApplyPatch, planApplyPatch)
-	return tools.Define(t, runner(planApplyPatch))
-}
-
-type applyPatchArgs struct {
-	Patch string `json:"patch"`
-}
 
 func planApplyPatch(call tools.Call, a applyPatchArgs) (*change, string, error) {
 	sections, err := parsePatch(a.Patch)
@@ -53,6 +27,10 @@ func planApplyPatch(call tools.Call, a applyPatchArgs) (*change, string, error) 
 		names = append(names, f.name)
 	}
 	return c, fmt.Sprintf("patched %d files: %s", len(names), strings.Join(names, ", ")), nil
+}
+
+type applyPatchArgs struct {
+	Patch string `json:"patch" jsonschema:"A unified diff touching one or more files." minLength:"1"`
 }
 
 // patching holds the planned state of every file a patch touches, so that

@@ -14,10 +14,7 @@ import (
 func patchArgs(p string) string { return jsonArgs("patch", p) }
 
 func TestApplyPatch_MultiFile(t *testing.T) {
-	env := newEnv(t)
-	writeFile(t, env, "a.txt", "1\n2\n3\n4\n5\n6\n7\n8\n9\n")
-	writeFile(t, env, "gone.txt", "bye\n")
-	writeFile(t, env, "old/name.txt", "same\n")
+	env := newEnv(t, "a.txt", "1\n2\n3\n4\n5\n6\n7\n8\n9\n", "gone.txt", "bye\n", "old/name.txt", "same\n")
 	patch := `Some prose a model wrote before the diff.
 diff --git a/a.txt b/a.txt
 index 1111111..2222222 100644
@@ -83,8 +80,7 @@ func TestApplyPatch_Placement(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			env := newEnv(t)
-			writeFile(t, env, "f", tt.file)
+			env := newEnv(t, "f", tt.file)
 			ok(t, env, ApplyPatch, patchArgs(tt.patch))
 			if got := readBack(t, env, "f"); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
@@ -118,9 +114,7 @@ func TestApplyPatch_FailuresChangeNothing(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			env := newEnv(t)
-			writeFile(t, env, "a.txt", "one\ntwo\n")
-			writeFile(t, env, "b.txt", "alpha\nbeta\nalpha\n")
+			env := newEnv(t, "a.txt", "one\ntwo\n", "b.txt", "alpha\nbeta\nalpha\n")
 			got := fails(t, env, ApplyPatch, patchArgs(tt.patch))
 			if tt.want == "" {
 				tt.want = "hunk 1 (@@) of b.txt does not apply: its lines occur 2 times and its header has no line number; add context; no file was changed"
@@ -136,8 +130,7 @@ func TestApplyPatch_FailuresChangeNothing(t *testing.T) {
 }
 
 func TestApplyPatch_ConsentShowsResultingDiff(t *testing.T) {
-	env := newEnv(t)
-	writeFile(t, env, "a.txt", "one\ntwo\n")
+	env := newEnv(t, "a.txt", "one\ntwo\n")
 	c := byName(t, ApplyPatch).ConsentFor(tools.Call{Env: env,
 		Args: json.RawMessage(patchArgs("--- a/a.txt\n+++ b/a.txt\n@@ -2 +2 @@\n-two\n+2\n--- /dev/null\n+++ b/z.txt\n@@ -0,0 +1 @@\n+z\n"))})
 	want := "modify a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n" +

@@ -166,22 +166,18 @@ func capLines(s string, n int) string {
 	return strings.Join(lines[:n], "") + fmt.Sprintf("… %d more lines of diff not shown\n", len(lines)-n-1)
 }
 
-// plannedConsent builds the ConsentIn of a writing tool from its planner.
+// plannedConsent is the Consent rule of a writing tool, from its planner.
 // A call that cannot be planned says why; it will fail the same way.
-func plannedConsent[In any](name string, plan func(tools.Call, In) (*change, string, error)) func(tools.Call) tools.Consent {
-	return func(call tools.Call) tools.Consent {
-		a, err := tools.DecodeArgs[In](call.Args)
-		var c *change
-		if err == nil {
-			c, _, err = plan(call, a)
-		}
+func plannedConsent[In any](name string, plan func(tools.Call, In) (*change, string, error)) tools.Rule[In] {
+	return tools.ConsentBy(func(call tools.Call, a In) tools.Consent {
+		c, _, err := plan(call, a)
 		if err != nil {
 			return tools.Consent{Title: name, Detail: "this call will fail: " + err.Error()}
 		}
 		con := c.consent(name + ": " + c.target())
 		con.Grants = c.editGrants(call.Env)
 		return con
-	}
+	})
 }
 
 // editGrants is what "always" may store for c: edits inside the working

@@ -9,11 +9,7 @@ import (
 )
 
 func TestConsent_WritingTools(t *testing.T) {
-	env := newEnv(t)
-	writeFile(t, env, "a.txt", "one\ntwo\n")
-	writeFile(t, env, "dir/x", "1")
-	writeFile(t, env, "dir/y", "2")
-	writeFile(t, env, "img.bin", "\x00\x01")
+	env := newEnv(t, "a.txt", "one\ntwo\n", "dir/x", "1", "dir/y", "2", "img.bin", "\x00\x01")
 	tests := []struct{ tool, args, title, detail string }{
 		{EditFile, jsonArgs("path", "a.txt", "old_string", "two", "new_string", "2"), "edit_file: a.txt",
 			"modify a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n"},

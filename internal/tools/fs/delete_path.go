@@ -2,7 +2,6 @@ package fs
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	iofs "io/fs"
 	"os"
@@ -10,33 +9,6 @@ import (
 
 	"tai/internal/tools"
 )
-
-// DeletePath is the delete_path tool's name.
-const DeletePath = "delete_path"
-
-//go:embed delete_path.md
-var deletePathDoc string
-
-const deletePathSchema = `{
-  "type": "object",
-  "properties": {
-    "path": {"type": "string", "minLength": 1, "description": "File or directory to delete, absolute or relative to the working directory."},
-    "recursive": {"type": "boolean", "description": "Required to delete a directory that is not empty, with everything in it. Default false."}
-  },
-  "required": ["path"],
-  "additionalProperties": false
-}`
-
-type deletePathArgs struct {
-	Path      string `json:"path"`
-	Recursive bool   `json:"recursive"`
-}
-
-func deletePathTool() *tools.Tool {
-	t := tool(DeletePath, deletePathDoc, deletePathSchema, nil)
-	t.ConsentIn = consentDeletePath
-	return tools.Define(t, runDeletePath)
-}
 
 // target checks what a delete_path call would remove.
 func (a deletePathArgs) target(env *tools.Env) (string, iofs.FileInfo, error) {
@@ -56,6 +28,11 @@ func (a deletePathArgs) target(env *tools.Env) (string, iofs.FileInfo, error) {
 	return abs, fi, nil
 }
 
+type deletePathArgs struct {
+	Path      string `json:"path" jsonschema:"File or directory to delete, absolute or relative to the working directory." minLength:"1"`
+	Recursive bool   `json:"recursive,omitempty" jsonschema:"Required to delete a directory that is not empty, with everything in it. Default false."`
+}
+
 // planFileDelete plans the deletion of a file or link as a change, so it
 // can be shown as a diff and undone. A file over editCap is not kept.
 func planFileDelete(env *tools.Env, abs string, fi iofs.FileInfo) (*change, bool) {
@@ -71,11 +48,7 @@ func planFileDelete(env *tools.Env, abs string, fi iofs.FileInfo) (*change, bool
 	return &change{tool: DeletePath, files: []*fileChange{f}}, true
 }
 
-func consentDeletePath(call tools.Call) tools.Consent {
-	a, err := tools.DecodeArgs[deletePathArgs](call.Args)
-	if err != nil {
-		return tools.Consent{Title: DeletePath, Detail: "this call will fail: arguments: " + err.Error()}
-	}
+func consentDeletePath(call tools.Call, a deletePathArgs) tools.Consent {
 	abs, fi, err := a.target(call.Env)
 	if err != nil {
 		return tools.Consent{Title: DeletePath, Detail: "this call will fail: " + err.Error()}

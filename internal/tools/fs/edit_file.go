@@ -1,40 +1,10 @@
 package fs
 
 import (
-	_ "embed"
 	"fmt"
 
 	"tai/internal/tools"
 )
-
-// EditFile is the edit_file tool's name.
-const EditFile = "edit_file"
-
-//go:embed edit_file.md
-var editFileDoc string
-
-const editFileSchema = `{
-  "type": "object",
-  "properties": {
-    "path": {"type": "string", "minLength": 1, "description": "File to edit, absolute or relative to the working directory."},
-    "old_string": {"type": "string", "minLength": 1, "description": "Exact text to replace."},
-    "new_string": {"type": "string", "description": "Text to put in its place."},
-    "replace_all": {"type": "boolean", "description": "Replace every occurrence instead of requiring exactly one. Default false."}
-  },
-  "required": ["path", "old_string", "new_string"],
-  "additionalProperties": false
-}`
-
-func editFileTool() *tools.Tool {
-	t := tool(EditFile, editFileDoc, editFileSchema, nil)
-	t.ConsentIn = plannedConsent(EditFile, planEditFile)
-	return tools.Define(t, runner(planEditFile))
-}
-
-type editFileArgs struct {
-	Path string `json:"path"`
-	replacement
-}
 
 func planEditFile(call tools.Call, a editFileArgs) (*change, string, error) {
 	f, err := loadExisting(call.Env, a.Path)
@@ -48,6 +18,11 @@ func planEditFile(call tools.Call, a editFileArgs) (*change, string, error) {
 	f.new = out
 	summary := fmt.Sprintf("edited %s: replaced %s", f.name, occurrences(lines))
 	return &change{tool: EditFile, files: []*fileChange{f}}, summary, nil
+}
+
+type editFileArgs struct {
+	Path string `json:"path" jsonschema:"File to edit, absolute or relative to the working directory." minLength:"1"`
+	replacement
 }
 
 // loadExisting is load for tools that change a file that must exist.

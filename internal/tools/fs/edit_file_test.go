@@ -21,8 +21,7 @@ func TestEditFile(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			env := newEnv(t)
-			writeFile(t, env, "m.go", tt.file)
+			env := newEnv(t, "m.go", tt.file)
 			if got := ok(t, env, EditFile, tt.args); got != tt.result {
 				t.Errorf("result %q, want %q", got, tt.result)
 			}
@@ -50,8 +49,7 @@ func TestEditFile_FailuresChangeNothing(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			env := newEnv(t)
-			writeFile(t, env, "m.go", goSrc)
+			env := newEnv(t, "m.go", goSrc)
 			if got := fails(t, env, EditFile, tt.args); got != tt.want {
 				t.Errorf("got:  %s\nwant: %s", got, tt.want)
 			}
@@ -63,8 +61,7 @@ func TestEditFile_FailuresChangeNothing(t *testing.T) {
 }
 
 func TestMultiEdit_AllOrNothing(t *testing.T) {
-	env := newEnv(t)
-	writeFile(t, env, "m.go", goSrc)
+	env := newEnv(t, "m.go", goSrc)
 	args := jsonArgs("path", "m.go", "edits", []map[string]any{
 		{"old_string": "package main", "new_string": "package app"},
 		{"old_string": "no such text", "new_string": "x"},

@@ -4,9 +4,7 @@
 package fs
 
 import (
-	"encoding/json"
-	"strings"
-
+	"embed"
 	"tai/internal/tools"
 )
 
@@ -24,22 +22,37 @@ const (
 	sniffLen = 8000
 )
 
+// docs holds the tools' descriptions (see tools.Group).
+//
+//go:embed *.md
+var docs embed.FS
+
 // Tools returns the files group, freshly built.
 func Tools() []*tools.Tool {
+	group := tools.Group{Name: Group, Docs: docs}
 	return []*tools.Tool{
-		readFileTool(), listDirTool(), writeFileTool(), editFileTool(), multiEditTool(),
-		applyPatchTool(), movePathTool(), deletePathTool(), undoEditTool(),
+		tools.Define(group.Tool(ReadFile, tools.AlwaysSafe), runReadFile, tools.PathReach("", func(a readFileArgs) string { return a.Path })),
+		tools.Define(group.Tool(ListDir, tools.AlwaysSafe), runListDir, tools.PathReach(".", func(a listDirArgs) string { return a.Path })),
+		tools.Define(group.Tool(WriteFile, nil), runner(planWriteFile), plannedConsent(WriteFile, planWriteFile)),
+		tools.Define(group.Tool(EditFile, nil), runner(planEditFile), plannedConsent(EditFile, planEditFile)),
+		tools.Define(group.Tool(MultiEdit, nil), runner(planMultiEdit), plannedConsent(MultiEdit, planMultiEdit)),
+		tools.Define(group.Tool(ApplyPatch, nil), runner(planApplyPatch), plannedConsent(ApplyPatch, planApplyPatch)),
+		tools.Define(group.Tool(MovePath, nil), runner(planMovePath), plannedConsent(MovePath, planMovePath)),
+		tools.Define(group.Tool(DeletePath, nil), runDeletePath, tools.ConsentBy(consentDeletePath)),
+		tools.Define(group.Tool(UndoEdit, nil), runUndoEdit,
+			plannedConsent(UndoEdit, func(call tools.Call, a undoArgs) (*change, string, error) { return undo(call, a, true) })),
 	}
 }
 
-// tool assembles a Tool of this group from its parts; a nil safe rule
-// means never safe.
-func tool(name, doc, schema string, safe func(json.RawMessage) bool) tools.Tool {
-	return tools.Tool{
-		Name:        name,
-		Description: strings.TrimSpace(doc),
-		Schema:      json.RawMessage(schema),
-		Group:       Group,
-		Safe:        safe,
-	}
-}
+// Tool names.
+const (
+	ReadFile   = "read_file"
+	ListDir    = "list_dir"
+	WriteFile  = "write_file"
+	EditFile   = "edit_file"
+	MultiEdit  = "multi_edit"
+	ApplyPatch = "apply_patch"
+	MovePath   = "move_path"
+	DeletePath = "delete_path"
+	UndoEdit   = "undo_edit"
+)

@@ -4,18 +4,21 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"tai/internal/tools"
-	"tai/internal/tools/schema"
 	"tai/internal/tools/tooltest"
 )
 
-// newEnv is a host whose working directory is a fresh temporary directory.
-func newEnv(t *testing.T) *tools.Env {
+// newEnv is a host whose working directory is a fresh temporary directory
+// holding files, given as pairs of name and content.
+func newEnv(t *testing.T, files ...string) *tools.Env {
 	t.Helper()
-	return &tools.Env{Dir: t.TempDir(), State: &tools.State{}}
+	env := &tools.Env{Dir: t.TempDir(), State: &tools.State{}}
+	for i := 0; i+1 < len(files); i += 2 {
+		writeFile(t, env, files[i], files[i+1])
+	}
+	return env
 }
 
 // byName finds one of the group's tools.
@@ -65,33 +68,13 @@ func jsonArgs(kv ...any) string {
 // schema usable and closed, every property described, reads safe and
 // everything that writes not, with an approval screen.
 func TestTools_PublicSurface(t *testing.T) {
+	tooltest.CheckSurface(t, Tools(), Group)
 	readOnly := map[string]bool{ReadFile: true, ListDir: true}
 	for _, tool := range Tools() {
-		if err := schema.CheckInput(tool.Schema); err != nil {
-			t.Errorf("%s: %v", tool.Name, err)
-		}
-		var s struct {
-			Properties           map[string]map[string]any `json:"properties"`
-			AdditionalProperties *bool                     `json:"additionalProperties"`
-		}
-		if err := json.Unmarshal(tool.Schema, &s); err != nil {
-			t.Fatalf("%s: %v", tool.Name, err)
-		}
-		if s.AdditionalProperties == nil || *s.AdditionalProperties {
-			t.Errorf("%s: schema does not set additionalProperties false", tool.Name)
-		}
-		for name, p := range s.Properties {
-			if d, _ := p["description"].(string); d == "" {
-				t.Errorf("%s: property %s has no description", tool.Name, name)
-			}
-		}
-		if tool.Description == "" || strings.Contains(tool.Description, "\n") || tool.Group != Group {
-			t.Errorf("%s: description must be one non-empty paragraph and group %q", tool.Name, Group)
-		}
-		if got := tool.IsSafe(json.RawMessage(`{}`)); got != readOnly[tool.Name] {
+		if got := tool.IsSafe(tools.Call{Args: json.RawMessage(`{}`)}); got != readOnly[tool.Name] {
 			t.Errorf("%s: safe = %v, want %v", tool.Name, got, readOnly[tool.Name])
 		}
-		if !readOnly[tool.Name] && tool.ConsentIn == nil {
+		if !readOnly[tool.Name] && tool.Consent == nil {
 			t.Errorf("%s writes but has no approval screen", tool.Name)
 		}
 	}

@@ -3,7 +3,6 @@ package fs
 import (
 	"cmp"
 	"context"
-	_ "embed"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,32 +12,8 @@ import (
 	"tai/internal/tools"
 )
 
-// ListDir is the list_dir tool's name.
-const ListDir = "list_dir"
-
-//go:embed list_dir.md
-var listDirDoc string
-
-const listDirSchema = `{
-  "type": "object",
-  "properties": {
-    "path": {"type": "string", "description": "Directory to list, absolute or relative to the working directory. Default \".\"."}
-  },
-  "additionalProperties": false
-}`
-
 // listCap bounds the entries listed.
 const listCap = 1000
-
-func listDirTool() *tools.Tool {
-	t := tool(ListDir, listDirDoc, listDirSchema, tools.AlwaysSafe)
-	t.Reach = tools.PathReach(".")
-	return tools.Define(t, runListDir)
-}
-
-type listDirArgs struct {
-	Path string `json:"path"`
-}
 
 func runListDir(_ context.Context, call tools.Call, a listDirArgs) (tools.Result, error) {
 	abs := call.Env.Abs(cmp.Or(a.Path, "."))
@@ -66,6 +41,10 @@ func runListDir(_ context.Context, call tools.Call, a listDirArgs) (tools.Result
 		return tools.Text("(empty directory)"), nil
 	}
 	return tools.Text(b.String()), nil
+}
+
+type listDirArgs struct {
+	Path string `json:"path,omitempty" jsonschema:"Directory to list, absolute or relative to the working directory. Default \".\"."`
 }
 
 // describeEntry renders one directory entry.

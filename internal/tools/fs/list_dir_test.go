@@ -9,10 +9,7 @@ import (
 )
 
 func TestListDir(t *testing.T) {
-	env := newEnv(t)
-	writeFile(t, env, "b.txt", "hello")
-	writeFile(t, env, ".hidden", "")
-	writeFile(t, env, "src/main.go", "package main\n")
+	env := newEnv(t, "b.txt", "hello", ".hidden", "", "src/main.go", "package main\n")
 	os.Symlink("b.txt", filepath.Join(env.Dir, "link"))
 	want := ".hidden (0 B)\nb.txt (5 B)\nlink -> b.txt\nsrc/\n"
 	if got := ok(t, env, ListDir, `{}`); got != want {
@@ -39,8 +36,7 @@ func TestListDir_Cap(t *testing.T) {
 }
 
 func TestListDir_Refusals(t *testing.T) {
-	env := newEnv(t)
-	writeFile(t, env, "f.txt", "")
+	env := newEnv(t, "f.txt", "")
 	for args, want := range map[string]string{
 		`{"path":"f.txt"}`: "f.txt is a file, not a directory; use read_file to read it",
 		`{"path":"nope"}`:  "nope does not exist",

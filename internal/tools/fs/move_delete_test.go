@@ -7,8 +7,7 @@ import (
 )
 
 func TestMovePath(t *testing.T) {
-	env := newEnv(t)
-	writeFile(t, env, "src/a.go", "package a\n")
+	env := newEnv(t, "src/a.go", "package a\n")
 	if got := ok(t, env, MovePath, `{"from":"src","to":"lib/src"}`); got != "moved src to lib/src" {
 		t.Errorf("result %q", got)
 	}
@@ -30,9 +29,7 @@ func TestMovePath(t *testing.T) {
 }
 
 func TestDeletePath(t *testing.T) {
-	env := newEnv(t)
-	writeFile(t, env, "f.txt", "x")
-	writeFile(t, env, "tree/a/b.txt", "x")
+	env := newEnv(t, "f.txt", "x", "tree/a/b.txt", "x")
 	os.Mkdir(filepath.Join(env.Dir, "empty"), 0o755)
 	os.Symlink("tree", filepath.Join(env.Dir, "link"))
 	tests := []struct{ args, result, gone string }{
@@ -52,8 +49,7 @@ func TestDeletePath(t *testing.T) {
 }
 
 func TestDeletePath_Refusals(t *testing.T) {
-	env := newEnv(t)
-	writeFile(t, env, "tree/a.txt", "x")
+	env := newEnv(t, "tree/a.txt", "x")
 	tests := []struct{ args, want string }{
 		{`{"path":"tree"}`, "tree is a directory that is not empty; set recursive to delete it with everything in it"},
 		{`{"path":".","recursive":true}`, "refusing to delete the working directory or a directory containing it (" + env.Dir + ")"},

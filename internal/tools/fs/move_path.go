@@ -1,39 +1,11 @@
 package fs
 
 import (
-	_ "embed"
 	"fmt"
 	"os"
 
 	"tai/internal/tools"
 )
-
-// MovePath is the move_path tool's name.
-const MovePath = "move_path"
-
-//go:embed move_path.md
-var movePathDoc string
-
-const movePathSchema = `{
-  "type": "object",
-  "properties": {
-    "from": {"type": "string", "minLength": 1, "description": "File or directory to move."},
-    "to": {"type": "string", "minLength": 1, "description": "Its new path; must not exist yet."}
-  },
-  "required": ["from", "to"],
-  "additionalProperties": false
-}`
-
-func movePathTool() *tools.Tool {
-	t := tool(MovePath, movePathDoc, movePathSchema, nil)
-	t.ConsentIn = plannedConsent(MovePath, planMovePath)
-	return tools.Define(t, runner(planMovePath))
-}
-
-type movePathArgs struct {
-	From string `json:"from"`
-	To   string `json:"to"`
-}
 
 func planMovePath(call tools.Call, a movePathArgs) (*change, string, error) {
 	r := &rename{from: call.Env.Abs(a.From), to: call.Env.Abs(a.To)}
@@ -50,4 +22,9 @@ func planMovePath(call tools.Call, a movePathArgs) (*change, string, error) {
 		return nil, "", fmt.Errorf("cannot move %s into itself (%s)", r.fromName, r.toName)
 	}
 	return &change{tool: MovePath, rename: r}, fmt.Sprintf("moved %s to %s", r.fromName, r.toName), nil
+}
+
+type movePathArgs struct {
+	From string `json:"from" jsonschema:"File or directory to move." minLength:"1"`
+	To   string `json:"to" jsonschema:"Its new path; must not exist yet." minLength:"1"`
 }

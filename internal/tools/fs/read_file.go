@@ -11,45 +11,14 @@ import (
 	"os"
 	"strings"
 
-	_ "embed"
-
 	"tai/internal/tools"
 )
-
-// ReadFile is the read_file tool's name.
-const ReadFile = "read_file"
-
-//go:embed read_file.md
-var readFileDoc string
-
-const readFileSchema = `{
-  "type": "object",
-  "properties": {
-    "path": {"type": "string", "minLength": 1, "description": "File to read, absolute or relative to the working directory."},
-    "offset": {"type": "integer", "minimum": 1, "description": "First line to return, counting from 1. Default 1."},
-    "limit": {"type": "integer", "minimum": 1, "description": "Most lines to return. Default 2000."}
-  },
-  "required": ["path"],
-  "additionalProperties": false
-}`
 
 const (
 	defaultLimit = 2000
 	lineCap      = 2000    // bytes of one line shown
 	lineSkipCap  = 1 << 20 // a line longer than this ends the read
 )
-
-func readFileTool() *tools.Tool {
-	t := tool(ReadFile, readFileDoc, readFileSchema, tools.AlwaysSafe)
-	t.Reach = tools.PathReach("")
-	return tools.Define(t, runReadFile)
-}
-
-type readFileArgs struct {
-	Path   string `json:"path"`
-	Offset int    `json:"offset"`
-	Limit  int    `json:"limit"`
-}
 
 func runReadFile(ctx context.Context, call tools.Call, a readFileArgs) (tools.Result, error) {
 	a.Offset, a.Limit = max(a.Offset, 1), cmp.Or(a.Limit, defaultLimit)
@@ -80,6 +49,12 @@ func runReadFile(ctx context.Context, call tools.Call, a readFileArgs) (tools.Re
 			a.Offset, call.Env.Rel(abs), ex.total), nil
 	}
 	return tools.Text(ex.render(fi.Size())), nil
+}
+
+type readFileArgs struct {
+	Path   string `json:"path" jsonschema:"File to read, absolute or relative to the working directory." minLength:"1"`
+	Offset int    `json:"offset,omitempty" jsonschema:"First line to return, counting from 1. Default 1." minimum:"1"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"Most lines to return. Default 2000." minimum:"1"`
 }
 
 // excerpt is what a read collected and why it ended.
@@ -126,9 +101,7 @@ func readLines(ctx context.Context, r *bufio.Reader, offset, limit int) (*excerp
 			ex.stopNote = fmt.Sprintf("stopped at the %s output cap", size(readCap))
 			return ex, nil
 		}
-		if ex.first == 0 {
-			ex.first = n
-		}
+		ex.first = cmp.Or(ex.first, n)
 		ex.last = n
 		ex.text.WriteString(shown)
 	}

@@ -10,12 +10,7 @@ import (
 )
 
 func TestReadFile(t *testing.T) {
-	env := newEnv(t)
-	writeFile(t, env, "five.txt", "one\ntwo\nthree\nfour\nfive\n")
-	writeFile(t, env, "crlf.txt", "a\r\nb\r\n")
-	writeFile(t, env, "nonl.txt", "x\ny")
-	writeFile(t, env, "empty.txt", "")
-	writeFile(t, env, "long.txt", strings.Repeat("é", 1500)+"\nnext\n")
+	env := newEnv(t, "five.txt", "one\ntwo\nthree\nfour\nfive\n", "crlf.txt", "a\r\nb\r\n", "nonl.txt", "x\ny", "empty.txt", "", "long.txt", strings.Repeat("é", 1500)+"\nnext\n")
 	tests := []struct{ name, args, want string }{
 		{"whole file", `{"path":"five.txt"}`, "     1\tone\n     2\ttwo\n     3\tthree\n     4\tfour\n     5\tfive\n"},
 		{"range in the middle", `{"path":"five.txt","offset":2,"limit":2}`,
@@ -39,10 +34,7 @@ func TestReadFile(t *testing.T) {
 }
 
 func TestReadFile_Refusals(t *testing.T) {
-	env := newEnv(t)
-	writeFile(t, env, "main.go", "package main\n")
-	writeFile(t, env, "img.png", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
-	writeFile(t, env, "short.txt", "a\nb\n")
+	env := newEnv(t, "main.go", "package main\n", "img.png", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "short.txt", "a\nb\n")
 	os.Mkdir(filepath.Join(env.Dir, "sub"), 0o755)
 	if err := syscall.Mkfifo(filepath.Join(env.Dir, "pipe"), 0o644); err != nil {
 		t.Fatal(err)
@@ -108,8 +100,7 @@ func TestReadFile_TwoGiBSparseFile(t *testing.T) {
 }
 
 func TestReadFile_OverlongLineEndsTheRead(t *testing.T) {
-	env := newEnv(t)
-	writeFile(t, env, "min.js", "first\n"+strings.Repeat("y", 2*lineSkipCap)+"\nlast\n")
+	env := newEnv(t, "min.js", "first\n"+strings.Repeat("y", 2*lineSkipCap)+"\nlast\n")
 	got := ok(t, env, ReadFile, `{"path":"min.js"}`)
 	want := "     1\tfirst\n[stopped at line 2: it is longer than 1 MiB; use grep or shell to look into it]\n"
 	if got != want {

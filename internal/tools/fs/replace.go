@@ -6,13 +6,6 @@ import (
 	"strings"
 )
 
-// replacement is one old_string/new_string edit.
-type replacement struct {
-	Old string `json:"old_string"`
-	New string `json:"new_string"`
-	All bool   `json:"replace_all"`
-}
-
 // apply performs r on data (the text of file name) and returns the result
 // and the lines where the replacements start. old_string must occur
 // exactly once unless All is set. In a file with CRLF line endings, "\n"
@@ -50,6 +43,13 @@ func (r replacement) apply(data []byte, name string) ([]byte, []int, error) {
 		lines[i] = lineOf(data, off)
 	}
 	return bytes.ReplaceAll(data, []byte(old), []byte(new)), lines, nil
+}
+
+// replacement is one old_string/new_string edit.
+type replacement struct {
+	Old string `json:"old_string" jsonschema:"Exact text to replace." minLength:"1"`
+	New string `json:"new_string" jsonschema:"Text to put in its place."`
+	All bool   `json:"replace_all,omitempty" jsonschema:"Replace every occurrence instead of requiring exactly one. Default false."`
 }
 
 // nearMiss explains a failed match when the text is there with other

@@ -2,41 +2,22 @@ package fs
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"strings"
 
 	"tai/internal/tools"
 )
 
-// UndoEdit is the undo_edit tool's name.
-const UndoEdit = "undo_edit"
-
-//go:embed undo_edit.md
-var undoEditDoc string
-
-const undoEditSchema = `{
-  "type": "object",
-  "properties": {
-    "path": {"type": "string", "minLength": 1, "description": "Undo the last change to this file only. Default: the last change of all."}
-  },
-  "additionalProperties": false
-}`
-
-func undoEditTool() *tools.Tool {
-	t := tool(UndoEdit, undoEditDoc, undoEditSchema, nil)
-	t.ConsentIn = plannedConsent(UndoEdit, func(call tools.Call, a undoArgs) (*change, string, error) { return undo(call, a, true) })
-	return tools.Define(t, func(_ context.Context, call tools.Call, a undoArgs) (tools.Result, error) {
-		_, summary, err := undo(call, a, false)
-		if err != nil {
-			return tools.Errorf("%v", err), nil
-		}
-		return tools.Text(summary), nil
-	})
+func runUndoEdit(_ context.Context, call tools.Call, a undoArgs) (tools.Result, error) {
+	_, summary, err := undo(call, a, false)
+	if err != nil {
+		return tools.Errorf("%v", err), nil
+	}
+	return tools.Text(summary), nil
 }
 
 type undoArgs struct {
-	Path string `json:"path"`
+	Path string `json:"path,omitempty" jsonschema:"Undo the last change to this file only. Default: the last change of all." minLength:"1"`
 }
 
 func undo(call tools.Call, a undoArgs, preview bool) (*change, string, error) {

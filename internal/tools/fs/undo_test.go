@@ -8,8 +8,7 @@ import (
 )
 
 func TestUndoEdit_StepsBack(t *testing.T) {
-	env := newEnv(t)
-	writeFile(t, env, "a.txt", "v1\n")
+	env := newEnv(t, "a.txt", "v1\n")
 	ok(t, env, EditFile, jsonArgs("path", "a.txt", "old_string", "v1", "new_string", "v2"))
 	ok(t, env, WriteFile, jsonArgs("path", "a.txt", "content", "v3\n"))
 	ok(t, env, WriteFile, jsonArgs("path", "b.txt", "content", "new\n"))
@@ -47,9 +46,7 @@ func TestUndoEdit_RefusesWhenFileChangedSince(t *testing.T) {
 }
 
 func TestUndoEdit_PatchMoveAndDelete(t *testing.T) {
-	env := newEnv(t)
-	writeFile(t, env, "a.txt", "one\n")
-	writeFile(t, env, "b.txt", "two\n")
+	env := newEnv(t, "a.txt", "one\n", "b.txt", "two\n")
 	ok(t, env, ApplyPatch, patchArgs("--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+1\n--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-two\n+2\n"))
 	ok(t, env, MovePath, `{"from":"a.txt","to":"dir/moved.txt"}`)
 	ok(t, env, DeletePath, `{"path":"b.txt"}`)
@@ -70,9 +67,7 @@ func TestUndoEdit_PatchMoveAndDelete(t *testing.T) {
 }
 
 func TestUndoEdit_OneFileOfAPatch(t *testing.T) {
-	env := newEnv(t)
-	writeFile(t, env, "a.txt", "one\n")
-	writeFile(t, env, "b.txt", "two\n")
+	env := newEnv(t, "a.txt", "one\n", "b.txt", "two\n")
 	ok(t, env, ApplyPatch, patchArgs("--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+1\n--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-two\n+2\n"))
 	ok(t, env, UndoEdit, `{"path":"b.txt"}`)
 	if readBack(t, env, "a.txt") != "1\n" || readBack(t, env, "b.txt") != "two\n" {

@@ -2,38 +2,10 @@ package fs
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 
 	"tai/internal/tools"
 )
-
-// WriteFile is the write_file tool's name.
-const WriteFile = "write_file"
-
-//go:embed write_file.md
-var writeFileDoc string
-
-const writeFileSchema = `{
-  "type": "object",
-  "properties": {
-    "path": {"type": "string", "minLength": 1, "description": "File to write, absolute or relative to the working directory."},
-    "content": {"type": "string", "description": "The file's complete new content."}
-  },
-  "required": ["path", "content"],
-  "additionalProperties": false
-}`
-
-func writeFileTool() *tools.Tool {
-	t := tool(WriteFile, writeFileDoc, writeFileSchema, nil)
-	t.ConsentIn = plannedConsent(WriteFile, planWriteFile)
-	return tools.Define(t, runner(planWriteFile))
-}
-
-type writeFileArgs struct {
-	Path    string `json:"path"`
-	Content string `json:"content"`
-}
 
 func planWriteFile(call tools.Call, a writeFileArgs) (*change, string, error) {
 	f, err := load(call.Env, a.Path)
@@ -47,6 +19,11 @@ func planWriteFile(call tools.Call, a writeFileArgs) (*change, string, error) {
 	}
 	summary := fmt.Sprintf("%s %s (%d lines, %s)", verb, f.name, countLines(f.new), size(int64(len(f.new))))
 	return &change{tool: WriteFile, files: []*fileChange{f}}, summary, nil
+}
+
+type writeFileArgs struct {
+	Path    string `json:"path" jsonschema:"File to write, absolute or relative to the working directory." minLength:"1"`
+	Content string `json:"content" jsonschema:"The file's complete new content."`
 }
 
 // runner makes the Run of a writing tool: plan the change again against

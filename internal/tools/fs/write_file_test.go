@@ -38,8 +38,7 @@ func TestWriteFile_ReplacesKeepingModeAndLeavesNoTemp(t *testing.T) {
 }
 
 func TestWriteFile_FollowsSymlink(t *testing.T) {
-	env := newEnv(t)
-	writeFile(t, env, "real.txt", "old\n")
+	env := newEnv(t, "real.txt", "old\n")
 	os.Symlink("real.txt", filepath.Join(env.Dir, "alias.txt"))
 	ok(t, env, WriteFile, `{"path":"alias.txt","content":"new\n"}`)
 	if fi, _ := os.Lstat(filepath.Join(env.Dir, "alias.txt")); fi.Mode()&os.ModeSymlink == 0 {
@@ -51,9 +50,7 @@ func TestWriteFile_FollowsSymlink(t *testing.T) {
 }
 
 func TestWriteFile_Refusals(t *testing.T) {
-	env := newEnv(t)
-	writeFile(t, env, "blob.bin", "\x00\x01\x02")
-	writeFile(t, env, "file", "")
+	env := newEnv(t, "blob.bin", "\x00\x01\x02", "file", "")
 	os.Mkdir(filepath.Join(env.Dir, "dir"), 0o755)
 	tests := []struct{ args, want string }{
 		{`{"path":"blob.bin","content":"x"}`, "blob.bin is a binary file; the editing tools change text only"},
@@ -71,8 +68,7 @@ func TestWriteFile_Refusals(t *testing.T) {
 }
 
 func TestWriteFile_ConsentShowsDiff(t *testing.T) {
-	env := newEnv(t)
-	writeFile(t, env, "a.txt", "one\ntwo\n")
+	env := newEnv(t, "a.txt", "one\ntwo\n")
 	c := byName(t, WriteFile).ConsentFor(tools.Call{Args: json.RawMessage(`{"path":"a.txt","content":"one\n2\n"}`), Env: env})
 	want := tools.Consent{Title: "write_file: a.txt",
 		Detail: "modify a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n",

@@ -2,55 +2,11 @@ package git
 
 import (
 	"context"
-	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"tai/internal/tools"
 )
-
-// BranchName is the git_branch tool's name.
-const BranchName = "git_branch"
-
-//go:embed branch.md
-var branchDescription string
-
-var branchSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "action": {"type": "string", "enum": ["list", "create", "switch"], "description": "Default list."},
-    "name": {"type": "string", ` + revPattern + `, "description": "Branch to create or switch to."},
-    "start": {"type": "string", ` + revPattern + `, "description": "Where a new branch starts. Default HEAD."},
-    "create": {"type": "boolean", "description": "With switch: create the branch first."},
-    "all": {"type": "boolean", "description": "With list: include remote-tracking branches."}
-  },
-  "additionalProperties": false
-}`)
-
-type branchArgs struct {
-	Action string `json:"action"`
-	Name   string `json:"name"`
-	Start  string `json:"start"`
-	Create bool   `json:"create"`
-	All    bool   `json:"all"`
-}
-
-// Branch returns the git_branch tool. Listing is safe; creating or
-// switching a branch is never safe.
-func Branch() *tools.Tool {
-	return tools.Define(tools.Tool{
-		Name:        BranchName,
-		Description: branchDescription,
-		Schema:      branchSchema,
-		Group:       Group,
-		Safe: func(raw json.RawMessage) bool {
-			a, err := tools.DecodeArgs[branchArgs](raw)
-			return err == nil && (a.Action == "" || a.Action == "list")
-		},
-		ConsentIn: branchConsent,
-	}, runBranch)
-}
 
 // change describes what a create or switch call does, in words.
 func (a branchArgs) change() string {
@@ -67,8 +23,15 @@ func (a branchArgs) change() string {
 	return "switch to branch " + a.Name
 }
 
-func branchConsent(call tools.Call) tools.Consent {
-	a, _ := tools.DecodeArgs[branchArgs](call.Args)
+type branchArgs struct {
+	Action string `json:"action,omitempty" jsonschema:"Default list." enum:"list,create,switch"`
+	Name   string `json:"name,omitempty" jsonschema:"Branch to create or switch to." pattern:"^[^-\\s]\\S*$"`
+	Start  string `json:"start,omitempty" jsonschema:"Where a new branch starts. Default HEAD." pattern:"^[^-\\s]\\S*$"`
+	Create bool   `json:"create,omitempty" jsonschema:"With switch: create the branch first."`
+	All    bool   `json:"all,omitempty" jsonschema:"With list: include remote-tracking branches."`
+}
+
+func branchConsent(call tools.Call, a branchArgs) tools.Consent {
 	c := tools.Consent{Title: "git_branch: " + a.change()}
 	if out, err := run(context.Background(), call.Env, readTimeout, "", "status", "--short", "--branch"); err == nil {
 		c.Detail = "Now:\n" + indent(out)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"tai/internal/gitenv/gitenvtest"
 	"tai/internal/tools"
 )
 
@@ -12,19 +13,19 @@ func TestBranch_CreateSwitchList(t *testing.T) {
 	env := repo(t)
 	wantText(t, call(t, Branch(), env, `{}`), "* main ")
 	wantText(t, call(t, Branch(), env, `{"action": "create", "name": "feature"}`), "create branch feature: done")
-	if cur := gitT(t, env.Dir, "branch", "--show-current"); cur != "main\n" {
+	if cur := gitenvtest.Git(t, env.Dir, "branch", "--show-current"); cur != "main\n" {
 		t.Fatalf("create switched to %q", cur)
 	}
 	wantText(t, call(t, Branch(), env, `{"action": "switch", "name": "feature"}`), "switch to branch feature: done")
-	if cur := gitT(t, env.Dir, "branch", "--show-current"); cur != "feature\n" {
+	if cur := gitenvtest.Git(t, env.Dir, "branch", "--show-current"); cur != "feature\n" {
 		t.Fatalf("on %q after switch", cur)
 	}
-	write(t, env.Dir, "b.txt", "x\n")
-	gitT(t, env.Dir, "add", ".")
-	gitT(t, env.Dir, "commit", "-qm", "second")
+	gitenvtest.Write(t, env.Dir, "b.txt", "x\n")
+	gitenvtest.Git(t, env.Dir, "add", ".")
+	gitenvtest.Git(t, env.Dir, "commit", "-qm", "second")
 	res := call(t, Branch(), env, `{"action": "switch", "name": "fix/old", "create": true, "start": "HEAD~1"}`)
 	wantText(t, res, "create branch fix/old at HEAD~1 and switch to it: done")
-	if log := gitT(t, env.Dir, "log", "--format=%s"); log != "first\n" {
+	if log := gitenvtest.Git(t, env.Dir, "log", "--format=%s"); log != "first\n" {
 		t.Fatalf("fix/old starts at %q", log)
 	}
 	res = call(t, Branch(), env, `{"action": "list"}`)
@@ -56,12 +57,12 @@ func TestBranch_SafetyAndConsent(t *testing.T) {
 		`{"action": "create", "name": "x"}`:    false,
 		`{"action": "switch", "name": "main"}`: false,
 	} {
-		if got := tool.IsSafe(json.RawMessage(args)); got != want {
+		if got := tool.IsSafe(tools.Call{Args: json.RawMessage(args)}); got != want {
 			t.Errorf("IsSafe(%s) = %v, want %v", args, got, want)
 		}
 	}
 	env := repo(t)
-	write(t, env.Dir, "a.txt", "dirty\n")
+	gitenvtest.Write(t, env.Dir, "a.txt", "dirty\n")
 	c := tool.ConsentFor(tools.Call{Args: json.RawMessage(`{"action": "switch", "name": "topic", "create": true}`), Env: env})
 	if c.Title != "git_branch: create branch topic and switch to it" || !strings.Contains(c.Detail, "Now:\n  ## main\n   M a.txt") {
 		t.Errorf("consent %+v", c)

@@ -2,55 +2,14 @@ package git
 
 import (
 	"context"
-	_ "embed"
-	"encoding/json"
 	"strings"
 
 	"tai/internal/tools"
 )
 
-// CommitName is the git_commit tool's name.
-const CommitName = "git_commit"
-
-//go:embed commit.md
-var commitDescription string
-
-var commitSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "message": {"type": "string", "minLength": 1, "description": "The commit message: a subject line, optionally a blank line and a body."},
-    "paths": {"type": "array", "items": {"type": "string", "minLength": 1}, "maxItems": 200, "description": "Paths to stage before committing."},
-    "all": {"type": "boolean", "description": "Stage every change to tracked files before committing (like commit -a)."}
-  },
-  "required": ["message"],
-  "additionalProperties": false
-}`)
-
-type commitArgs struct {
-	Message string   `json:"message"`
-	Paths   []string `json:"paths"`
-	All     bool     `json:"all"`
-}
-
-// Commit returns the git_commit tool. It changes the repository, so it is
-// never safe; the approval screen shows what would be committed. Hooks do
-// not run even though the person approves: they are the repository's code,
-// which the approval screen cannot show, and a pre-commit hook would run
-// whatever a checked-out branch put there. The screen says so.
-func Commit() *tools.Tool {
-	return tools.Define(tools.Tool{
-		Name:        CommitName,
-		Description: commitDescription,
-		Schema:      commitSchema,
-		Group:       Group,
-		ConsentIn:   commitConsent,
-	}, runCommit)
-}
-
 // commitConsent shows the message and what the commit would hold: what is
 // staged already and what this call would stage.
-func commitConsent(call tools.Call) tools.Consent {
-	a, _ := tools.DecodeArgs[commitArgs](call.Args)
+func commitConsent(call tools.Call, a commitArgs) tools.Consent {
 	subject, _, _ := strings.Cut(strings.TrimSpace(a.Message), "\n")
 	c := tools.Consent{Title: "git commit: " + subject}
 	var d strings.Builder
@@ -75,6 +34,12 @@ func commitConsent(call tools.Call) tools.Consent {
 	}
 	c.Detail = d.String()
 	return c
+}
+
+type commitArgs struct {
+	Message string   `json:"message" jsonschema:"The commit message: a subject line, optionally a blank line and a body." minLength:"1"`
+	Paths   []string `json:"paths,omitempty" jsonschema:"Paths to stage before committing." minLength:"1" maxItems:"200"`
+	All     bool     `json:"all,omitempty" jsonschema:"Stage every change to tracked files before committing (like commit -a)."`
 }
 
 func indent(s string) string {

@@ -10,29 +10,30 @@ import (
 	"syscall"
 	"testing"
 
+	"tai/internal/gitenv/gitenvtest"
 	"tai/internal/tools"
 	"tai/internal/tools/proctest"
 )
 
 func TestCommit_StagesPathsAndCommits(t *testing.T) {
 	env := repo(t)
-	write(t, env.Dir, "b.txt", "new\n")
+	gitenvtest.Write(t, env.Dir, "b.txt", "new\n")
 	res := call(t, Commit(), env, `{"message": "-m looks like a flag\n\nbody line", "paths": ["b.txt"]}`)
 	wantText(t, res, "[main ", "] -m looks like a flag\n", "1 file changed")
-	if got := gitT(t, env.Dir, "log", "-1", "--format=%B"); got != "-m looks like a flag\n\nbody line\n\n" {
+	if got := gitenvtest.Git(t, env.Dir, "log", "-1", "--format=%B"); got != "-m looks like a flag\n\nbody line\n\n" {
 		t.Fatalf("message recorded as %q", got)
 	}
-	if got := gitT(t, env.Dir, "show", "--name-only", "--format=", "HEAD"); got != "b.txt\n" {
+	if got := gitenvtest.Git(t, env.Dir, "show", "--name-only", "--format=", "HEAD"); got != "b.txt\n" {
 		t.Fatalf("committed files %q", got)
 	}
 }
 
 func TestCommit_All(t *testing.T) {
 	env := repo(t)
-	write(t, env.Dir, "a.txt", "changed\n")
-	write(t, env.Dir, "untracked.txt", "x\n")
+	gitenvtest.Write(t, env.Dir, "a.txt", "changed\n")
+	gitenvtest.Write(t, env.Dir, "untracked.txt", "x\n")
 	wantText(t, call(t, Commit(), env, `{"message": "update a", "all": true}`), "update a")
-	if st := gitT(t, env.Dir, "status", "--short"); st != "?? untracked.txt\n" {
+	if st := gitenvtest.Git(t, env.Dir, "status", "--short"); st != "?? untracked.txt\n" {
 		t.Fatalf("after commit -a: %q", st)
 	}
 }
@@ -48,10 +49,10 @@ func TestCommit_BadInputs(t *testing.T) {
 
 func TestCommit_ConsentShowsWhatWillBeCommitted(t *testing.T) {
 	env := repo(t)
-	write(t, env.Dir, "a.txt", "changed\n")
-	write(t, env.Dir, "staged.txt", "s\n")
-	gitT(t, env.Dir, "add", "staged.txt")
-	write(t, env.Dir, "new.txt", "n\n")
+	gitenvtest.Write(t, env.Dir, "a.txt", "changed\n")
+	gitenvtest.Write(t, env.Dir, "staged.txt", "s\n")
+	gitenvtest.Git(t, env.Dir, "add", "staged.txt")
+	gitenvtest.Write(t, env.Dir, "new.txt", "n\n")
 	c := Commit().ConsentFor(tools.Call{
 		Args: json.RawMessage(`{"message": "Add things\n\nWith a body.", "paths": ["new.txt"], "all": true}`),
 		Env:  env,
@@ -69,7 +70,7 @@ func TestCommit_ConsentShowsWhatWillBeCommitted(t *testing.T) {
 			t.Errorf("consent lacks %q:\n%s", want, c.Detail)
 		}
 	}
-	if Commit().IsSafe(json.RawMessage(`{"message": "x"}`)) {
+	if Commit().IsSafe(tools.Call{Args: json.RawMessage(`{"message": "x"}`)}) {
 		t.Error("git_commit must never be safe")
 	}
 }
@@ -88,8 +89,8 @@ func TestCommit_CancelKillsTheFilter(t *testing.T) {
 	t.Setenv("GIT_CONFIG_COUNT", "1")
 	t.Setenv("GIT_CONFIG_KEY_0", "filter.slow.clean")
 	t.Setenv("GIT_CONFIG_VALUE_0", "echo $$ > "+fifo+"; exec sleep 1000")
-	write(t, env.Dir, ".gitattributes", "a.txt filter=slow\n")
-	write(t, env.Dir, "a.txt", "changed\n")
+	gitenvtest.Write(t, env.Dir, ".gitattributes", "a.txt filter=slow\n")
+	gitenvtest.Write(t, env.Dir, "a.txt", "changed\n")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan tools.Result)
 	go func() {
@@ -104,7 +105,7 @@ func TestCommit_CancelKillsTheFilter(t *testing.T) {
 	wantError(t, <-done, "git_commit: git commit was cancelled")
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(started)))
 	proctest.AssertKilled(t, pid)
-	if log := gitT(t, env.Dir, "log", "--format=%s"); log != "first\n" {
+	if log := gitenvtest.Git(t, env.Dir, "log", "--format=%s"); log != "first\n" {
 		t.Fatalf("a cancelled commit was recorded: %q", log)
 	}
 }

@@ -5,6 +5,7 @@ package git
 
 import (
 	"context"
+	"embed"
 	"errors"
 	"fmt"
 	"os"
@@ -24,6 +25,41 @@ const Group = "git"
 // Tools returns the group's tools.
 func Tools() []*tools.Tool {
 	return []*tools.Tool{Status(), Diff(), Log(), Show(), Commit(), Branch()}
+}
+
+// docs holds the tools' descriptions (see tools.Group).
+//
+//go:embed *.md
+var docs embed.FS
+
+// group declares this group's tools.
+var group = tools.Group{Name: Group, Docs: docs}
+
+// Status returns the git_status tool. It only reads, so it is safe.
+func Status() *tools.Tool { return tools.Define(group.Tool(StatusName, tools.AlwaysSafe), runStatus) }
+
+// Diff returns the git_diff tool. It only reads, so it is safe.
+func Diff() *tools.Tool { return tools.Define(group.Tool(DiffName, tools.AlwaysSafe), runDiff) }
+
+// Log returns the git_log tool. It only reads, so it is safe.
+func Log() *tools.Tool { return tools.Define(group.Tool(LogName, tools.AlwaysSafe), runLog) }
+
+// Show returns the git_show tool. It only reads, so it is safe.
+func Show() *tools.Tool { return tools.Define(group.Tool(ShowName, tools.AlwaysSafe), runShow) }
+
+// Commit returns the git_commit tool. It changes the repository, so it is
+// never safe; the approval screen shows what would be committed. Hooks do
+// not run even though the person approves: they are the repository's code,
+// which the approval screen cannot show, and a pre-commit hook would run
+// whatever a checked-out branch put there. The screen says so.
+func Commit() *tools.Tool {
+	return tools.Define(group.Tool(CommitName, nil), runCommit, tools.ConsentBy(commitConsent))
+}
+
+// Branch returns the git_branch tool. Listing is safe; creating or
+// switching a branch is never safe.
+func Branch() *tools.Tool {
+	return tools.Define(group.Tool(BranchName, nil), runBranch, tools.SafeIf(func(a branchArgs) bool { return a.Action == "" || a.Action == "list" }), tools.ConsentBy(branchConsent))
 }
 
 // Limits of one git command. Commits may run the person's own filters
@@ -109,6 +145,14 @@ func gitMessage(s string) string {
 	return strings.Join(lines, "\n")
 }
 
+// checkRevPaths checks the rev and paths arguments of a reading tool.
+func checkRevPaths(rev string, paths []string) error {
+	if err := checkRev("rev", rev); err != nil {
+		return err
+	}
+	return checkPaths(paths)
+}
+
 // checkRev refuses a revision git could read as an option or that holds
 // whitespace; git itself judges the rest.
 func checkRev(what, rev string) error {
@@ -149,8 +193,17 @@ func result(tool, out string, err error, empty string) tools.Result {
 	return tools.Text(out)
 }
 
-// Schema fragments shared by the tools.
+// pathsArg is the paths argument of the tools that read.
+type pathsArg struct {
+	Paths []string `json:"paths,omitempty" jsonschema:"Limit to these paths (relative to the working directory; git pathspecs such as '*.go' work)." minLength:"1" maxItems:"200"`
+}
+
+// Tool names.
 const (
-	pathsSchema = `{"type": "array", "items": {"type": "string", "minLength": 1}, "maxItems": 200, "description": "Limit to these paths (relative to the working directory; git pathspecs such as '*.go' work)."}`
-	revPattern  = `"pattern": "^[^-\\s]\\S*$"`
+	StatusName = "git_status"
+	DiffName   = "git_diff"
+	LogName    = "git_log"
+	ShowName   = "git_show"
+	CommitName = "git_commit"
+	BranchName = "git_branch"
 )

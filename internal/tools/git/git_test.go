@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"tai/internal/gitenv/gitenvtest"
 	"tai/internal/tools"
 	"tai/internal/tools/proctest"
 	"tai/internal/tools/tooltest"
@@ -38,27 +38,11 @@ func TestMain(m *testing.M) {
 func repo(t *testing.T) *tools.Env {
 	t.Helper()
 	dir := t.TempDir()
-	gitT(t, dir, "init", "-q")
-	write(t, dir, "a.txt", "one\n")
-	gitT(t, dir, "add", "a.txt")
-	gitT(t, dir, "commit", "-qm", "first")
+	gitenvtest.Git(t, dir, "init", "-q")
+	gitenvtest.Write(t, dir, "a.txt", "one\n")
+	gitenvtest.Git(t, dir, "add", "a.txt")
+	gitenvtest.Git(t, dir, "commit", "-qm", "first")
 	return &tools.Env{Dir: dir}
-}
-
-func gitT(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return string(out)
-}
-
-func write(t *testing.T, dir, name, body string) {
-	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 var call = tooltest.Run
@@ -88,8 +72,8 @@ func TestStatus(t *testing.T) {
 	if res.Text != "## main\nnothing to commit, working tree clean\n" {
 		t.Fatalf("clean status: %q", res.Text)
 	}
-	write(t, env.Dir, "a.txt", "one\ntwo\n")
-	write(t, env.Dir, "b.txt", "new\n")
+	gitenvtest.Write(t, env.Dir, "a.txt", "one\ntwo\n")
+	gitenvtest.Write(t, env.Dir, "b.txt", "new\n")
 	wantText(t, call(t, Status(), env, `{}`), "## main\n", " M a.txt\n", "?? b.txt\n")
 	res = call(t, Status(), env, `{"paths": ["b.txt"]}`)
 	if strings.Contains(res.Text, "a.txt") || !strings.Contains(res.Text, "?? b.txt") {
@@ -102,12 +86,12 @@ func TestDiff(t *testing.T) {
 	if res := call(t, Diff(), env, `{}`); res.Text != "(no differences)" {
 		t.Fatalf("no changes: %q", res.Text)
 	}
-	write(t, env.Dir, "a.txt", "one\ntwo\n")
+	gitenvtest.Write(t, env.Dir, "a.txt", "one\ntwo\n")
 	wantText(t, call(t, Diff(), env, `{}`), "--- a/a.txt\n+++ b/a.txt\n", "+two\n")
 	if res := call(t, Diff(), env, `{"staged": true}`); res.Text != "(no differences)" {
 		t.Fatalf("nothing staged: %q", res.Text)
 	}
-	gitT(t, env.Dir, "add", "a.txt")
+	gitenvtest.Git(t, env.Dir, "add", "a.txt")
 	wantText(t, call(t, Diff(), env, `{"staged": true, "context": 0}`), "@@ -1,0 +2 @@ one\n+two\n")
 	wantText(t, call(t, Diff(), env, `{"rev": "HEAD", "stat": true}`), "a.txt | 1 +\n 1 file changed, 1 insertion(+)")
 }
@@ -115,8 +99,8 @@ func TestDiff(t *testing.T) {
 // A path that looks like an option is still a path: it follows "--".
 func TestDiff_PathStartingWithDash(t *testing.T) {
 	env := repo(t)
-	write(t, env.Dir, "-rf", "x\n")
-	gitT(t, env.Dir, "add", "--", "-rf")
+	gitenvtest.Write(t, env.Dir, "-rf", "x\n")
+	gitenvtest.Git(t, env.Dir, "add", "--", "-rf")
 	wantText(t, call(t, Diff(), env, `{"staged": true, "paths": ["-rf"]}`), "+++ b/-rf\n")
 }
 
@@ -150,9 +134,9 @@ func TestRevisionsCannotBeOptions(t *testing.T) {
 func TestLog(t *testing.T) {
 	env := repo(t)
 	for i := 2; i <= 4; i++ {
-		write(t, env.Dir, fmt.Sprintf("f%d.txt", i), "x\n")
-		gitT(t, env.Dir, "add", ".")
-		gitT(t, env.Dir, "commit", "-qm", fmt.Sprintf("commit %d", i))
+		gitenvtest.Write(t, env.Dir, fmt.Sprintf("f%d.txt", i), "x\n")
+		gitenvtest.Git(t, env.Dir, "add", ".")
+		gitenvtest.Git(t, env.Dir, "commit", "-qm", fmt.Sprintf("commit %d", i))
 	}
 	res := call(t, Log(), env, `{"limit": 2}`)
 	lines := strings.Split(strings.TrimSpace(res.Text), "\n")
@@ -195,7 +179,7 @@ func repo0(t *testing.T) *tools.Env { return &tools.Env{Dir: t.TempDir()} }
 
 func TestReadToolsAreSafe(t *testing.T) {
 	for _, tool := range []*tools.Tool{Status(), Diff(), Log(), Show()} {
-		if !tool.IsSafe(json.RawMessage(`{}`)) {
+		if !tool.IsSafe(tools.Call{Args: json.RawMessage(`{}`)}) {
 			t.Errorf("%s is read-only; want safe", tool.Name)
 		}
 	}

@@ -3,54 +3,15 @@ package git
 import (
 	"cmp"
 	"context"
-	_ "embed"
-	"encoding/json"
 	"strconv"
 
 	"tai/internal/tools"
 )
 
-// LogName is the git_log tool's name.
-const LogName = "git_log"
-
-//go:embed log.md
-var logDescription string
-
 const defaultLimit = 20
 
-var logSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "rev": {"type": "string", ` + revPattern + `, "description": "Revision to start from, or a range such as main..HEAD. Default HEAD."},
-    "paths": ` + pathsSchema + `,
-    "limit": {"type": "integer", "minimum": 1, "maximum": 500, "description": "Most commits to list. Default 20."}
-  },
-  "additionalProperties": false
-}`)
-
-type logArgs struct {
-	Rev   string   `json:"rev"`
-	Paths []string `json:"paths"`
-	Limit int      `json:"limit"`
-}
-
-// Log returns the git_log tool. It only reads, so it is safe.
-func Log() *tools.Tool {
-	return tools.Define(tools.Tool{
-		Name:        LogName,
-		Description: logDescription,
-		Schema:      logSchema,
-		Group:       Group,
-		Safe:        tools.AlwaysSafe,
-	}, runLog)
-}
-
 func runLog(ctx context.Context, call tools.Call, a logArgs) (tools.Result, error) {
-	err := checkRev("rev", a.Rev)
-	if err == nil {
-		err = checkPaths(a.Paths)
-	}
-	if err != nil {
+	if err := checkRevPaths(a.Rev, a.Paths); err != nil {
 		return tools.Errorf("%s: %v", LogName, err), nil
 	}
 	limit := cmp.Or(a.Limit, defaultLimit) // the schema bounds it
@@ -60,4 +21,10 @@ func runLog(ctx context.Context, call tools.Call, a logArgs) (tools.Result, erro
 	}
 	out, err := run(ctx, call.Env, readTimeout, "", withPaths(args, a.Paths)...)
 	return result(LogName, out, err, "(no commits)"), nil
+}
+
+type logArgs struct {
+	Rev string `json:"rev,omitempty" jsonschema:"Revision to start from, or a range such as main..HEAD. Default HEAD." pattern:"^[^-\\s]\\S*$"`
+	pathsArg
+	Limit int `json:"limit,omitempty" jsonschema:"Most commits to list. Default 20." minimum:"1" maximum:"500"`
 }

@@ -55,7 +55,7 @@ func TestWriteTools_RunNoRepositoryPrograms(t *testing.T) {
 // The approval screen of a commit says that hooks do not run.
 func TestCommit_ConsentSaysHooksDoNotRun(t *testing.T) {
 	env := repo(t)
-	c := Commit().ConsentIn(tools.Call{Args: json.RawMessage(`{"message": "m"}`), Env: env})
+	c := Commit().ConsentFor(tools.Call{Args: json.RawMessage(`{"message": "m"}`), Env: env})
 	if !strings.Contains(c.Detail, "hooks do not run") {
 		t.Fatalf("consent does not say whether hooks run:\n%s", c.Detail)
 	}

@@ -2,51 +2,12 @@ package git
 
 import (
 	"context"
-	_ "embed"
-	"encoding/json"
 
 	"tai/internal/tools"
 )
 
-// ShowName is the git_show tool's name.
-const ShowName = "git_show"
-
-//go:embed show.md
-var showDescription string
-
-var showSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "rev": {"type": "string", ` + revPattern + `, "description": "Commit to show, or REV:PATH for a file at a revision. Default HEAD."},
-    "paths": ` + pathsSchema + `,
-    "stat": {"type": "boolean", "description": "Summarise files and line counts instead of the patch."}
-  },
-  "additionalProperties": false
-}`)
-
-type showArgs struct {
-	Rev   string   `json:"rev"`
-	Paths []string `json:"paths"`
-	Stat  bool     `json:"stat"`
-}
-
-// Show returns the git_show tool. It only reads, so it is safe.
-func Show() *tools.Tool {
-	return tools.Define(tools.Tool{
-		Name:        ShowName,
-		Description: showDescription,
-		Schema:      showSchema,
-		Group:       Group,
-		Safe:        tools.AlwaysSafe,
-	}, runShow)
-}
-
 func runShow(ctx context.Context, call tools.Call, a showArgs) (tools.Result, error) {
-	err := checkRev("rev", a.Rev)
-	if err == nil {
-		err = checkPaths(a.Paths)
-	}
-	if err != nil {
+	if err := checkRevPaths(a.Rev, a.Paths); err != nil {
 		return tools.Errorf("%s: %v", ShowName, err), nil
 	}
 	rev := a.Rev
@@ -63,4 +24,10 @@ func runShow(ctx context.Context, call tools.Call, a showArgs) (tools.Result, er
 	}
 	out, err := run(ctx, call.Env, readTimeout, "", args...)
 	return result(ShowName, out, err, "(empty)"), nil
+}
+
+type showArgs struct {
+	Rev string `json:"rev,omitempty" jsonschema:"Commit to show, or REV:PATH for a file at a revision. Default HEAD." pattern:"^[^-\\s]\\S*$"`
+	pathsArg
+	Stat bool `json:"stat,omitempty" jsonschema:"Summarise files and line counts instead of the patch."`
 }

@@ -2,39 +2,10 @@ package git
 
 import (
 	"context"
-	_ "embed"
-	"encoding/json"
 	"strings"
 
 	"tai/internal/tools"
 )
-
-// StatusName is the git_status tool's name.
-const StatusName = "git_status"
-
-//go:embed status.md
-var statusDescription string
-
-var statusSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {"paths": ` + pathsSchema + `},
-  "additionalProperties": false
-}`)
-
-type statusArgs struct {
-	Paths []string `json:"paths"`
-}
-
-// Status returns the git_status tool. It only reads, so it is safe.
-func Status() *tools.Tool {
-	return tools.Define(tools.Tool{
-		Name:        StatusName,
-		Description: statusDescription,
-		Schema:      statusSchema,
-		Group:       Group,
-		Safe:        tools.AlwaysSafe,
-	}, runStatus)
-}
 
 func runStatus(ctx context.Context, call tools.Call, a statusArgs) (tools.Result, error) {
 	err := checkPaths(a.Paths)
@@ -46,4 +17,8 @@ func runStatus(ctx context.Context, call tools.Call, a statusArgs) (tools.Result
 		out = strings.TrimRight(out, "\n") + "\nnothing to commit, working tree clean\n"
 	}
 	return result(StatusName, out, err, ""), nil
+}
+
+type statusArgs struct {
+	pathsArg
 }

@@ -5,6 +5,7 @@
 package memory
 
 import (
+	"embed"
 	"fmt"
 	"strings"
 	"time"
@@ -13,20 +14,13 @@ import (
 	"tai/internal/vault"
 )
 
-// Tool names.
-const (
-	SaveName   = "memory_save"
-	SearchName = "memory_search"
-	DeleteName = "memory_delete"
-)
-
 // Group is the catalogue group of these tools.
 const Group = "memory"
 
-// Tools returns the memory group.
-func Tools() []*tools.Tool {
-	return []*tools.Tool{saveTool(), searchTool(), deleteTool()}
-}
+// docs holds the tools' descriptions (see tools.Group).
+//
+//go:embed *.md
+var docs embed.FS
 
 // format renders memories for the model: a header line per memory with its
 // id, date and tags, then its text indented.
@@ -47,3 +41,20 @@ func format(ms []vault.Memory) string {
 	}
 	return b.String()
 }
+
+// Tools returns the memory group.
+func Tools() []*tools.Tool {
+	group := tools.Group{Name: Group, Docs: docs}
+	return []*tools.Tool{
+		tools.DefineVault(group.Tool(SaveName, tools.AlwaysSafe), save),
+		tools.DefineVault(group.Tool(SearchName, tools.AlwaysSafe), search),
+		tools.DefineVault(group.Tool(DeleteName, tools.AlwaysSafe), deleteMemory),
+	}
+}
+
+// Tool names.
+const (
+	SaveName   = "memory_save"
+	SearchName = "memory_search"
+	DeleteName = "memory_delete"
+)

@@ -2,8 +2,6 @@ package memory
 
 import (
 	"context"
-	_ "embed"
-	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -11,34 +9,6 @@ import (
 	"tai/internal/tools"
 	"tai/internal/vault"
 )
-
-//go:embed memory_save.md
-var saveDescription string
-
-const saveSchema = `{
-  "type": "object",
-  "properties": {
-    "text": {"type": "string", "minLength": 1, "maxLength": 4000, "description": "The note, self-contained: it will be read without this conversation."},
-    "tags": {"type": "array", "maxItems": 10, "items": {"type": "string", "pattern": "^[^\\s,]{1,40}$"}, "description": "Optional keywords, each one word without spaces or commas, e.g. [\"build\", \"tai\"]."}
-  },
-  "required": ["text"],
-  "additionalProperties": false
-}`
-
-func saveTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        SaveName,
-		Group:       Group,
-		Description: strings.TrimSpace(saveDescription),
-		Schema:      json.RawMessage(saveSchema),
-		Safe:        tools.AlwaysSafe,
-	}, save)
-}
-
-type saveArgs struct {
-	Text string   `json:"text"`
-	Tags []string `json:"tags"`
-}
 
 func save(ctx context.Context, s *vault.Store, call tools.Call, in saveArgs) (string, error) {
 	text := strings.TrimSpace(s.Redact(in.Text))
@@ -56,4 +26,9 @@ func save(ctx context.Context, s *vault.Store, call tools.Call, in saveArgs) (st
 		return "", err
 	}
 	return "saved memory " + m.ID, nil
+}
+
+type saveArgs struct {
+	Text string   `json:"text" jsonschema:"The note, self-contained: it will be read without this conversation." minLength:"1" maxLength:"4000"`
+	Tags []string `json:"tags,omitempty" jsonschema:"Optional keywords, each one word without spaces or commas, e.g. [\"build\", \"tai\"]." pattern:"^[^\\s,]{1,40}$" maxItems:"10"`
 }

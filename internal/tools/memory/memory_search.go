@@ -1,9 +1,8 @@
 package memory
 
 import (
+	"cmp"
 	"context"
-	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -14,41 +13,11 @@ import (
 	"tai/internal/vault"
 )
 
-//go:embed memory_search.md
-var searchDescription string
-
 // defaultLimit is how many memories a search returns unless told.
 const defaultLimit = 10
 
-const searchSchema = `{
-  "type": "object",
-  "properties": {
-    "query": {"type": "string", "minLength": 1, "maxLength": 500, "description": "Words to look for, e.g. \"build test command\"."},
-    "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": "Most memories to return. Default 10."}
-  },
-  "required": ["query"],
-  "additionalProperties": false
-}`
-
-func searchTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        SearchName,
-		Group:       Group,
-		Description: strings.TrimSpace(searchDescription),
-		Schema:      json.RawMessage(searchSchema),
-		Safe:        tools.AlwaysSafe,
-	}, search)
-}
-
-type searchArgs struct {
-	Query string `json:"query"`
-	Limit int    `json:"limit"`
-}
-
 func search(ctx context.Context, s *vault.Store, call tools.Call, in searchArgs) (string, error) {
-	if in.Limit == 0 {
-		in.Limit = defaultLimit
-	}
+	in.Limit = cmp.Or(in.Limit, defaultLimit)
 	words := Words(in.Query)
 	if len(words) == 0 {
 		return "", errors.New("the query has no words to match; give one or more words")
@@ -63,6 +32,11 @@ func search(ctx context.Context, s *vault.Store, call tools.Call, in searchArgs)
 	}
 	shown := found[:min(len(found), in.Limit)]
 	return fmt.Sprintf("%d of %d matching memories, best first:\n\n%s", len(shown), len(found), format(shown)), nil
+}
+
+type searchArgs struct {
+	Query string `json:"query" jsonschema:"Words to look for, e.g. \"build test command\"." minLength:"1" maxLength:"500"`
+	Limit int    `json:"limit,omitempty" jsonschema:"Most memories to return. Default 10." minimum:"1" maximum:"50"`
 }
 
 // Words splits text into lower-case words: runs of letters and digits.

@@ -4,8 +4,7 @@ package meta
 
 import (
 	"context"
-	_ "embed"
-	"encoding/json"
+	"embed"
 	"fmt"
 	"strings"
 
@@ -21,25 +20,12 @@ const SearchName = "tool_search"
 const maxResults = 10
 
 //go:embed tool_search.md
-var searchDescription string
+var docs embed.FS
 
 // Tools returns the meta group.
 func Tools() []*tools.Tool {
-	return []*tools.Tool{tools.Define(tools.Tool{
-		Name:        SearchName,
-		Description: strings.TrimSpace(searchDescription),
-		Group:       "meta",
-		Schema: json.RawMessage(`{"type":"object","properties":{` +
-			`"query":{"type":"string","description":"words for what the tool should do"},` +
-			`"load":{"type":"array","items":{"type":"string"},"maxItems":8,"description":"tool names to offer for the rest of this turn"}},` +
-			`"additionalProperties":false}`),
-		Safe: tools.AlwaysSafe,
-	}, search)}
-}
-
-type searchArgs struct {
-	Query string   `json:"query"`
-	Load  []string `json:"load"`
+	group := tools.Group{Name: "meta", Docs: docs}
+	return []*tools.Tool{tools.Define(group.Tool(SearchName, tools.AlwaysSafe), search)}
 }
 
 func search(_ context.Context, call tools.Call, in searchArgs) (tools.Result, error) {
@@ -60,6 +46,11 @@ func search(_ context.Context, call tools.Call, in searchArgs) (tools.Result, er
 		list(&b, ix, in.Query)
 	}
 	return tools.Text(strings.TrimRight(b.String(), "\n")), nil
+}
+
+type searchArgs struct {
+	Query string   `json:"query,omitempty" jsonschema:"words for what the tool should do"`
+	Load  []string `json:"load,omitempty" jsonschema:"tool names to offer for the rest of this turn" maxItems:"8"`
 }
 
 // list writes the best matches of query, one per line.

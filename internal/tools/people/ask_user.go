@@ -3,9 +3,7 @@ package people
 
 import (
 	"context"
-	_ "embed"
-	"encoding/json"
-	"strings"
+	"embed"
 
 	"tai/internal/tools"
 )
@@ -14,28 +12,15 @@ import (
 const AskUserName = "ask_user"
 
 //go:embed ask_user.md
-var askUserDescription string
+var docs embed.FS
 
 // NoUser is the answer when nobody is at a terminal.
 const NoUser = "denied: no user"
 
 // Tools returns the people group.
 func Tools() []*tools.Tool {
-	return []*tools.Tool{tools.Define(tools.Tool{
-		Name:        AskUserName,
-		Description: strings.TrimSpace(askUserDescription),
-		Group:       "people",
-		Schema: json.RawMessage(`{"type":"object","properties":{` +
-			`"question":{"type":"string","description":"the question, in one or a few sentences"},` +
-			`"choices":{"type":"array","items":{"type":"string"},"maxItems":9,"description":"optional answers to pick from"}},` +
-			`"required":["question"],"additionalProperties":false}`),
-		Safe: tools.AlwaysSafe,
-	}, askUser)}
-}
-
-type askArgs struct {
-	Question string   `json:"question"`
-	Choices  []string `json:"choices"`
+	group := tools.Group{Name: "people", Docs: docs}
+	return []*tools.Tool{tools.Define(group.Tool(AskUserName, tools.AlwaysSafe), askUser)}
 }
 
 func askUser(ctx context.Context, call tools.Call, in askArgs) (tools.Result, error) {
@@ -47,4 +32,9 @@ func askUser(ctx context.Context, call tools.Call, in askArgs) (tools.Result, er
 		return tools.Errorf("ask_user: %v", err), nil
 	}
 	return tools.Text(answer), nil
+}
+
+type askArgs struct {
+	Question string   `json:"question" jsonschema:"the question, in one or a few sentences"`
+	Choices  []string `json:"choices,omitempty" jsonschema:"optional answers to pick from" maxItems:"9"`
 }

@@ -4,6 +4,7 @@
 package plan
 
 import (
+	"embed"
 	"fmt"
 	"strings"
 
@@ -11,19 +12,13 @@ import (
 	"tai/internal/vault"
 )
 
-// Tool names.
-const (
-	ReadName  = "todo_read"
-	WriteName = "todo_write"
-)
-
 // Group is the catalogue group of these tools.
 const Group = "plan"
 
-// Tools returns the plan group.
-func Tools() []*tools.Tool {
-	return []*tools.Tool{readTool(), writeTool()}
-}
+// docs holds the tools' descriptions (see tools.Group).
+//
+//go:embed *.md
+var docs embed.FS
 
 var marks = map[string]string{
 	vault.TodoPending:    "[ ]",
@@ -49,3 +44,18 @@ func Format(items []vault.Todo) string {
 	}
 	return b.String()
 }
+
+// Tools returns the plan group.
+func Tools() []*tools.Tool {
+	group := tools.Group{Name: Group, Docs: docs}
+	return []*tools.Tool{
+		tools.DefineVault(group.Tool(ReadName, tools.AlwaysSafe), read),
+		tools.DefineVault(group.Tool(WriteName, tools.AlwaysSafe), write),
+	}
+}
+
+// Tool names.
+const (
+	ReadName  = "todo_read"
+	WriteName = "todo_write"
+)

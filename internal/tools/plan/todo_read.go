@@ -2,26 +2,10 @@ package plan
 
 import (
 	"context"
-	_ "embed"
-	"encoding/json"
-	"strings"
 
 	"tai/internal/tools"
 	"tai/internal/vault"
 )
-
-//go:embed todo_read.md
-var readDescription string
-
-func readTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        ReadName,
-		Group:       Group,
-		Description: strings.TrimSpace(readDescription),
-		Schema:      json.RawMessage(`{"type": "object", "properties": {}, "additionalProperties": false}`),
-		Safe:        tools.AlwaysSafe,
-	}, read)
-}
 
 func read(ctx context.Context, s *vault.Store, call tools.Call, _ tools.NoArgs) (string, error) {
 	items, err := s.Todos(ctx, call.Env.Profile, call.Env.Session)

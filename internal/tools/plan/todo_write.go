@@ -2,8 +2,6 @@ package plan
 
 import (
 	"context"
-	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -11,56 +9,28 @@ import (
 	"tai/internal/vault"
 )
 
-//go:embed todo_write.md
-var writeDescription string
-
-// maxItems bounds a todo list.
-const maxItems = 50
-
-var writeSchema = fmt.Sprintf(`{
-  "type": "object",
-  "properties": {
-    "todos": {
-      "type": "array",
-      "maxItems": %d,
-      "description": "The whole list, in order.",
-      "items": {
-        "type": "object",
-        "properties": {
-          "content": {"type": "string", "minLength": 1, "maxLength": 500, "description": "What to do, as a short imperative."},
-          "status": {"type": "string", "enum": ["pending", "in_progress", "completed"]}
-        },
-        "required": ["content", "status"],
-        "additionalProperties": false
-      }
-    }
-  },
-  "required": ["todos"],
-  "additionalProperties": false
-}`, maxItems)
-
-func writeTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        WriteName,
-		Group:       Group,
-		Description: strings.TrimSpace(writeDescription),
-		Schema:      json.RawMessage(writeSchema),
-		Safe:        tools.AlwaysSafe,
-	}, write)
-}
-
-type writeArgs struct {
-	Todos []vault.Todo `json:"todos"`
+// todoItem is a vault.Todo as the model writes it.
+type todoItem struct {
+	Content string `json:"content" jsonschema:"What to do, as a short imperative." minLength:"1" maxLength:"500"`
+	Status  string `json:"status" enum:"pending,in_progress,completed"`
 }
 
 func write(ctx context.Context, s *vault.Store, call tools.Call, in writeArgs) (string, error) {
-	if err := check(in.Todos); err != nil {
+	todos := make([]vault.Todo, len(in.Todos))
+	for i, it := range in.Todos {
+		todos[i] = vault.Todo(it)
+	}
+	if err := check(todos); err != nil {
 		return "", fmt.Errorf("%v; nothing was saved", err)
 	}
-	if err := s.SetTodos(ctx, call.Env.Profile, call.Env.Session, in.Todos); err != nil {
+	if err := s.SetTodos(ctx, call.Env.Profile, call.Env.Session, todos); err != nil {
 		return "", err
 	}
-	return Format(in.Todos), nil
+	return Format(todos), nil
+}
+
+type writeArgs struct {
+	Todos []todoItem `json:"todos" jsonschema:"The whole list, in order." maxItems:"50"`
 }
 
 // check enforces what the schema cannot say: items are not blank or

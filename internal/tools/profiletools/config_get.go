@@ -2,54 +2,29 @@ package profiletools
 
 import (
 	"context"
-	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"tai/internal/profile"
 	"tai/internal/tools"
+	"tai/internal/tools/schema"
 	"tai/internal/vault"
 )
 
-//go:embed config_get.md
-var configGetDescription string
+// settingKey is a setting's name: one of profile.Keys, each listed with
+// its help in the schema.
+type settingKey string
 
-var configGetSchema = fmt.Sprintf(`{
-  "type": "object",
-  "properties": {
-    "key": %s,
-    "profile": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$", "description": "Another profile to inspect."}
-  },
-  "additionalProperties": false
-}`, keySchema("Only this setting."))
-
-// keySchema is the schema of a setting's name: one of profile.Keys.
-func keySchema(description string) string {
-	names := make([]string, len(profile.Keys))
+// JSONSchema lists the settings.
+func (settingKey) JSONSchema() schema.Node {
+	n := schema.Node{Type: "string"}
 	var help []string
-	for i, k := range profile.Keys {
-		names[i] = k.Name
+	for _, k := range profile.Keys {
+		n.Enum = append(n.Enum, k.Name)
 		help = append(help, k.Name+": "+k.Help)
 	}
-	enum, _ := json.Marshal(names)
-	desc, _ := json.Marshal(description + " " + strings.Join(help, "; ") + ".")
-	return fmt.Sprintf(`{"type": "string", "enum": %s, "description": %s}`, enum, desc)
-}
-
-func configGetTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        ConfigGetName,
-		Group:       Group,
-		Description: strings.TrimSpace(configGetDescription),
-		Schema:      json.RawMessage(configGetSchema),
-		Safe:        tools.AlwaysSafe,
-	}, configGet)
-}
-
-type configGetArgs struct {
-	Key     string `json:"key"`
-	Profile string `json:"profile"`
+	n.Description = strings.Join(help, "; ") + "."
+	return n
 }
 
 func configGet(ctx context.Context, s *vault.Store, call tools.Call, in configGetArgs) (string, error) {
@@ -64,7 +39,7 @@ func configGet(ctx context.Context, s *vault.Store, call tools.Call, in configGe
 	var b strings.Builder
 	fmt.Fprintf(&b, "profile %s:\n", name)
 	for _, v := range c.Sorted() {
-		if in.Key != "" && v.Key != in.Key {
+		if in.Key != "" && v.Key != string(in.Key) {
 			continue
 		}
 		val := v.Value
@@ -77,6 +52,11 @@ func configGet(ctx context.Context, s *vault.Store, call tools.Call, in configGe
 		b.WriteString("warning: " + warn + "\n")
 	}
 	return b.String(), nil
+}
+
+type configGetArgs struct {
+	Key     settingKey `json:"key,omitempty" jsonschema:"Only this setting."`
+	Profile string     `json:"profile,omitempty" jsonschema:"Another profile to inspect." pattern:"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"`
 }
 
 // resolve is profile.Resolve with the host's approval mode for the host's

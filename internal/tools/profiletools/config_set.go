@@ -2,55 +2,23 @@ package profiletools
 
 import (
 	"context"
-	_ "embed"
-	"encoding/json"
 	"fmt"
-	"strings"
 
 	"tai/internal/profile"
 	"tai/internal/tools"
 	"tai/internal/vault"
 )
 
-//go:embed config_set.md
-var configSetDescription string
-
-var configSetSchema = fmt.Sprintf(`{
-  "type": "object",
-  "properties": {
-    "key": %s,
-    "value": {"type": "string", "maxLength": 16384, "description": "The new value; \"\" removes the profile's value so the default applies."}
-  },
-  "required": ["key", "value"],
-  "additionalProperties": false
-}`, keySchema("The setting."))
-
-func configSetTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        ConfigSetName,
-		Group:       Group,
-		Description: strings.TrimSpace(configSetDescription),
-		Schema:      json.RawMessage(configSetSchema),
-		ConsentIn:   configSetConsent,
-	}, configSet)
-}
-
-type setArgs struct {
-	Key   string `json:"key"`
-	Value string `json:"value"`
-}
-
-func configSetConsent(call tools.Call) tools.Consent {
-	var in setArgs
-	_ = json.Unmarshal(call.Args, &in)
-	c := tools.Consent{Title: fmt.Sprintf("%s: %s", ConfigSetName, in.Key)}
+func configSetConsent(call tools.Call, in setArgs) tools.Consent {
+	key := string(in.Key)
+	c := tools.Consent{Title: fmt.Sprintf("%s: %s", ConfigSetName, key)}
 	if in.Value == "" {
-		c.Detail = fmt.Sprintf("remove %s from profile %s, so the default applies", in.Key, call.Env.Profile)
+		c.Detail = fmt.Sprintf("remove %s from profile %s, so the default applies", key, call.Env.Profile)
 	} else {
-		c.Detail = fmt.Sprintf("set %s = %q in profile %s", in.Key, in.Value, call.Env.Profile)
+		c.Detail = fmt.Sprintf("set %s = %q in profile %s", key, in.Value, call.Env.Profile)
 	}
 	if s, err := call.Env.Vault(); err == nil {
-		if v, ok, err := s.Setting(context.Background(), call.Env.Profile, in.Key); err == nil && ok {
+		if v, ok, err := s.Setting(context.Background(), call.Env.Profile, key); err == nil && ok {
 			c.Detail += fmt.Sprintf(" (now %q)", v)
 		}
 		c.Detail = s.Redact(c.Detail)
@@ -58,34 +26,40 @@ func configSetConsent(call tools.Call) tools.Consent {
 	return c
 }
 
+type setArgs struct {
+	Key   settingKey `json:"key" jsonschema:"The setting."`
+	Value string     `json:"value" jsonschema:"The new value; \"\" removes the profile's value so the default applies." maxLength:"16384"`
+}
+
 func configSet(ctx context.Context, s *vault.Store, call tools.Call, in setArgs) (string, error) {
+	key := string(in.Key)
 	effective := in.Value
 	if effective == "" {
-		k, _ := profile.LookupKey(in.Key)
+		k, _ := profile.LookupKey(key)
 		effective = k.Default
-	} else if err := profile.Validate(in.Key, in.Value); err != nil {
+	} else if err := profile.Validate(key, in.Value); err != nil {
 		return "", err
 	}
-	if in.Key == profile.KeyApproval {
+	if key == profile.KeyApproval {
 		if err := checkNotRaised(call.Env, effective, "refusing to set", fmt.Sprintf("tai profile set approval %s --profile %s", effective, call.Env.Profile)); err != nil {
 			return "", err
 		}
 	}
 	var out, kind string
 	if in.Value == "" {
-		if err := s.DeleteSetting(ctx, call.Env.Profile, in.Key); err != nil {
+		if err := s.DeleteSetting(ctx, call.Env.Profile, key); err != nil {
 			return "", err
 		}
-		out, kind = fmt.Sprintf("removed %s from profile %s; the default applies", in.Key, call.Env.Profile), "setting-unset"
+		out, kind = fmt.Sprintf("removed %s from profile %s; the default applies", key, call.Env.Profile), "setting-unset"
 	} else {
-		if err := s.SetSetting(ctx, call.Env.Profile, in.Key, in.Value); err != nil {
+		if err := s.SetSetting(ctx, call.Env.Profile, key, in.Value); err != nil {
 			return "", err
 		}
-		out, kind = fmt.Sprintf("set %s in profile %s", in.Key, call.Env.Profile), "setting-set"
+		out, kind = fmt.Sprintf("set %s in profile %s", key, call.Env.Profile), "setting-set"
 	}
 	out += "; tai runs started from now on use it"
-	if k, _ := profile.LookupKey(in.Key); k.Env != "" && getenv(k.Env) != "" {
+	if k, _ := profile.LookupKey(key); k.Env != "" && getenv(k.Env) != "" {
 		out += fmt.Sprintf(", except that %s is set in the environment and overrides it", k.Env)
 	}
-	return out + call.Env.AuditChange(ctx, kind, in.Key), nil
+	return out + call.Env.AuditChange(ctx, kind, key), nil
 }

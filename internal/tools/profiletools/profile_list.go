@@ -2,27 +2,12 @@ package profiletools
 
 import (
 	"context"
-	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"tai/internal/tools"
 	"tai/internal/vault"
 )
-
-//go:embed profile_list.md
-var profileListDescription string
-
-func profileListTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        ProfileListName,
-		Group:       Group,
-		Description: strings.TrimSpace(profileListDescription),
-		Schema:      json.RawMessage(`{"type": "object", "properties": {}, "additionalProperties": false}`),
-		Safe:        tools.AlwaysSafe,
-	}, profileList)
-}
 
 func profileList(ctx context.Context, s *vault.Store, call tools.Call, _ tools.NoArgs) (string, error) {
 	ps, err := s.Profiles(ctx)

@@ -2,48 +2,14 @@ package profiletools
 
 import (
 	"context"
-	_ "embed"
-	"encoding/json"
 	"fmt"
-	"strings"
 
 	"tai/internal/tools"
 	"tai/internal/vault"
 )
 
-//go:embed profile_use.md
-var profileUseDescription string
-
-const profileUseSchema = `{
-  "type": "object",
-  "properties": {
-    "name": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$", "description": "The profile, as profile_list names it."}
-  },
-  "required": ["name"],
-  "additionalProperties": false
-}`
-
-func profileUseTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        ProfileUseName,
-		Group:       Group,
-		Description: strings.TrimSpace(profileUseDescription),
-		Schema:      json.RawMessage(profileUseSchema),
-		ConsentIn:   profileUseConsent,
-	}, profileUse)
-}
-
-type useArgs struct {
-	Name string `json:"name"`
-}
-
-func nameArg(args json.RawMessage) string {
-	in, _ := tools.DecodeArgs[useArgs](args)
-	return in.Name
-}
-
-func profileUseConsent(call tools.Call) tools.Consent {
-	name := nameArg(call.Args)
+func profileUseConsent(call tools.Call, in useArgs) tools.Consent {
+	name := in.Name
 	c := tools.Consent{Title: fmt.Sprintf("%s: %s", ProfileUseName, name),
 		Detail: fmt.Sprintf("make %q the current profile: new tai runs use its settings, secrets, grants and MCP servers", name)}
 	if s, err := call.Env.Vault(); err == nil {
@@ -52,6 +18,10 @@ func profileUseConsent(call tools.Call) tools.Consent {
 		}
 	}
 	return c
+}
+
+type useArgs struct {
+	Name string `json:"name" jsonschema:"The profile, as profile_list names it." pattern:"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"`
 }
 
 func profileUse(ctx context.Context, s *vault.Store, call tools.Call, in useArgs) (string, error) {

@@ -9,6 +9,7 @@ package profiletools
 
 import (
 	"context"
+	"embed"
 	"fmt"
 	"os"
 
@@ -17,21 +18,13 @@ import (
 	"tai/internal/vault"
 )
 
-// Tool names.
-const (
-	ProfileListName = "profile_list"
-	ProfileUseName  = "profile_use"
-	ConfigGetName   = "config_get"
-	ConfigSetName   = "config_set"
-)
-
 // Group is the catalogue group of these tools.
 const Group = "profiles"
 
-// Tools returns the profiles group.
-func Tools() []*tools.Tool {
-	return []*tools.Tool{profileListTool(), profileUseTool(), configGetTool(), configSetTool()}
-}
+// docs holds the tools' descriptions (see tools.Group).
+//
+//go:embed *.md
+var docs embed.FS
 
 // getenv reads the environment for profile resolution (docs/host.md §3).
 var getenv = os.Getenv
@@ -63,3 +56,22 @@ func storedApproval(ctx context.Context, s *vault.Store, name string) (string, e
 	}
 	return v, nil
 }
+
+// Tools returns the profiles group.
+func Tools() []*tools.Tool {
+	group := tools.Group{Name: Group, Docs: docs}
+	return []*tools.Tool{
+		tools.DefineVault(group.Tool(ProfileListName, tools.AlwaysSafe), profileList),
+		tools.DefineVault(group.Tool(ProfileUseName, nil), profileUse, tools.ConsentBy(profileUseConsent)),
+		tools.DefineVault(group.Tool(ConfigGetName, tools.AlwaysSafe), configGet),
+		tools.DefineVault(group.Tool(ConfigSetName, nil), configSet, tools.ConsentBy(configSetConsent)),
+	}
+}
+
+// Tool names.
+const (
+	ProfileListName = "profile_list"
+	ProfileUseName  = "profile_use"
+	ConfigGetName   = "config_get"
+	ConfigSetName   = "config_set"
+)

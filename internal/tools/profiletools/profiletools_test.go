@@ -35,7 +35,7 @@ func envWith(t *testing.T, mode string) *tools.Env {
 func TestSafety(t *testing.T) {
 	want := map[string]bool{ProfileListName: true, ConfigGetName: true, ProfileUseName: false, ConfigSetName: false}
 	for _, tl := range Tools() {
-		if got := tl.IsSafe(json.RawMessage(`{}`)); got != want[tl.Name] {
+		if got := tl.IsSafe(tools.Call{Args: json.RawMessage(`{}`)}); got != want[tl.Name] {
 			t.Errorf("%s: safe = %v, want %v", tl.Name, got, want[tl.Name])
 		}
 	}

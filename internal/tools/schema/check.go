@@ -2,6 +2,8 @@ package schema
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -27,7 +29,7 @@ func CheckInput(doc []byte) error {
 		if !ok {
 			return fmt.Errorf("input schema properties must be an object, got %s", kind(p))
 		}
-		for _, name := range sortedKeys(props) {
+		for _, name := range slices.Sorted(maps.Keys(props)) {
 			switch props[name].(type) {
 			case map[string]any, bool:
 			default:
@@ -72,7 +74,7 @@ func (s *Schema) checkRefs(v any) error {
 				return fmt.Errorf("input schema $ref %q does not resolve", ref)
 			}
 		}
-		for _, k := range sortedKeys(v) {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			switch k {
 			case "const", "enum", "default", "examples":
 				continue // values, not schemas

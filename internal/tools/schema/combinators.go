@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"maps"
 	"math"
 	"net/url"
 	"slices"
@@ -200,7 +201,7 @@ func canonical(v any) string {
 	case map[string]any:
 		var b strings.Builder
 		b.WriteString("{")
-		for _, k := range sortedKeys(v) {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			b.WriteString(strconv.Quote(k) + ":" + canonical(v[k]) + ",")
 		}
 		return b.String() + "}"

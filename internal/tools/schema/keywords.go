@@ -3,8 +3,9 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -117,7 +118,7 @@ func (c *checker) checkObject(m map[string]any, v map[string]any, path string) *
 	props, _ := m["properties"].(map[string]any)
 	patterns, _ := m["patternProperties"].(map[string]any)
 	extra, hasExtra := m["additionalProperties"]
-	for _, name := range sortedKeys(v) {
+	for _, name := range slices.Sorted(maps.Keys(v)) {
 		at := join(path, name)
 		matched := false
 		if sch, ok := props[name]; ok {
@@ -155,7 +156,7 @@ func unknown(path, name string, props map[string]any) *Error {
 		what = fmt.Sprintf("argument %q has unknown field", path)
 	}
 	var known []string
-	for i, k := range sortedKeys(props) {
+	for i, k := range slices.Sorted(maps.Keys(props)) {
 		if i == 30 {
 			known = append(known, fmt.Sprintf("… (%d more)", len(props)-i))
 			break
@@ -186,13 +187,4 @@ func join(path, name string) string {
 		return name
 	}
 	return path + "." + name
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -1,8 +1,9 @@
-// Package schema validates tool arguments against the subset of JSON Schema
-// that tool input schemas use: type, properties, required,
-// additionalProperties, patternProperties, items, prefixItems, enum, const,
-// numeric and length bounds, pattern, uniqueItems, anyOf, oneOf, allOf, not,
-// if/then/else and $ref to local definitions.
+// Package schema derives the input schema of a native tool from its Go
+// argument struct (For, in derive.go) and validates tool arguments against
+// the subset of JSON Schema that tool input schemas use: type, properties,
+// required, additionalProperties, patternProperties, items, prefixItems,
+// enum, const, numeric and length bounds, pattern, uniqueItems, anyOf,
+// oneOf, allOf, not, if/then/else and $ref to local definitions.
 //
 // Bridged MCP servers bring schemas tai did not write, so the validator is
 // lenient about the schema itself: unknown keywords, keywords of the wrong

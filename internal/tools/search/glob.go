@@ -2,42 +2,14 @@ package search
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"strings"
 
 	"tai/internal/tools"
 )
 
-// Glob is the glob tool's name.
-const Glob = "glob"
-
-//go:embed glob.md
-var globDoc string
-
-const globSchema = `{
-  "type": "object",
-  "properties": {
-    "pattern": {"type": "string", "minLength": 1, "description": "Glob in .gitignore syntax, e.g. \"*.go\" or \"src/**/*.ts\"."},
-    "path": {"type": "string", "description": "Directory to search, absolute or relative to the working directory. Default \".\"."}
-  },
-  "required": ["pattern"],
-  "additionalProperties": false
-}`
-
 // globCap bounds the paths listed.
 const globCap = 1000
-
-func globTool() *tools.Tool {
-	t := tool(Glob, globDoc, globSchema)
-	t.Reach = tools.PathReach(".")
-	return tools.Define(t, runGlob)
-}
-
-type globArgs struct {
-	Pattern string `json:"pattern"`
-	Path    string `json:"path"`
-}
 
 func runGlob(ctx context.Context, call tools.Call, a globArgs) (tools.Result, error) {
 	p, ok := parsePattern(a.Pattern)
@@ -73,4 +45,9 @@ func runGlob(ctx context.Context, call tools.Call, a globArgs) (tools.Result, er
 		fmt.Fprintf(&b, "[stopped at %d files; narrow the pattern or the path]\n", globCap)
 	}
 	return tools.Text(b.String()), nil
+}
+
+type globArgs struct {
+	Pattern string `json:"pattern" jsonschema:"Glob in .gitignore syntax, e.g. \"*.go\" or \"src/**/*.ts\"." minLength:"1"`
+	Path    string `json:"path,omitempty" jsonschema:"Directory to search, absolute or relative to the working directory. Default \".\"."`
 }

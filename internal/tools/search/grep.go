@@ -2,47 +2,11 @@ package search
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"regexp"
 
 	"tai/internal/tools"
 )
-
-// Grep is the grep tool's name.
-const Grep = "grep"
-
-//go:embed grep.md
-var grepDoc string
-
-const grepSchema = `{
-  "type": "object",
-  "properties": {
-    "pattern": {"type": "string", "minLength": 1, "description": "Regular expression to find in each line."},
-    "path": {"type": "string", "description": "Directory or file to search, absolute or relative to the working directory. Default \".\"."},
-    "glob": {"type": "string", "minLength": 1, "description": "Only search files matching this glob, e.g. \"*.go\" or \"src/**/*.ts\"."},
-    "ignore_case": {"type": "boolean", "description": "Match letters of either case. Default false."},
-    "context": {"type": "integer", "minimum": 0, "maximum": 10, "description": "Lines to show before and after each match. Default 0."},
-    "files_only": {"type": "boolean", "description": "List only the paths of matching files. Default false."}
-  },
-  "required": ["pattern"],
-  "additionalProperties": false
-}`
-
-func grepTool() *tools.Tool {
-	t := tool(Grep, grepDoc, grepSchema)
-	t.Reach = tools.TreeReach(".")
-	return tools.Define(t, runGrep)
-}
-
-type grepArgs struct {
-	Pattern    string `json:"pattern"`
-	Path       string `json:"path"`
-	Glob       string `json:"glob"`
-	IgnoreCase bool   `json:"ignore_case"`
-	Context    int    `json:"context"`
-	FilesOnly  bool   `json:"files_only"`
-}
 
 // query is a checked grep call, as both engines take it.
 type query struct {
@@ -66,6 +30,15 @@ func runGrep(ctx context.Context, call tools.Call, a grepArgs) (tools.Result, er
 		return tools.Errorf("grep: %v", err), nil
 	}
 	return tools.Text(rep.result(a.Pattern)), nil
+}
+
+type grepArgs struct {
+	Pattern    string `json:"pattern" jsonschema:"Regular expression to find in each line." minLength:"1"`
+	Path       string `json:"path,omitempty" jsonschema:"Directory or file to search, absolute or relative to the working directory. Default \".\"."`
+	Glob       string `json:"glob,omitempty" jsonschema:"Only search files matching this glob, e.g. \"*.go\" or \"src/**/*.ts\"." minLength:"1"`
+	IgnoreCase bool   `json:"ignore_case,omitempty" jsonschema:"Match letters of either case. Default false."`
+	Context    int    `json:"context,omitempty" jsonschema:"Lines to show before and after each match. Default 0." minimum:"0" maximum:"10"`
+	FilesOnly  bool   `json:"files_only,omitempty" jsonschema:"List only the paths of matching files. Default false."`
 }
 
 // runQuery runs ripgrep when it is installed, else the Go engine; a

@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,42 +10,11 @@ import (
 	"tai/internal/tools"
 )
 
-// Outline is the outline tool's name.
-const Outline = "outline"
-
-//go:embed outline.md
-var outlineDoc string
-
-const outlineSchema = `{
-  "type": "object",
-  "properties": {
-    "path": {"type": "string", "minLength": 1, "description": "Source file, absolute or relative to the working directory."}
-  },
-  "required": ["path"],
-  "additionalProperties": false
-}`
-
 // Caps of an outline: the file size parsed and the entries listed.
 const (
 	outlineFileCap = 10 << 20
 	outlineCap     = 1000
 )
-
-func outlineTool() *tools.Tool {
-	t := tool(Outline, outlineDoc, outlineSchema)
-	t.Reach = tools.PathReach("")
-	return tools.Define(t, runOutline)
-}
-
-// decl is one entry of an outline.
-type decl struct {
-	line int
-	text string
-}
-
-type outlineArgs struct {
-	Path string `json:"path"`
-}
 
 func runOutline(_ context.Context, call tools.Call, a outlineArgs) (tools.Result, error) {
 	abs := call.Env.Abs(a.Path)
@@ -66,6 +34,10 @@ func runOutline(_ context.Context, call tools.Call, a outlineArgs) (tools.Result
 		return tools.Errorf("outline does not know %q files; it reads Go, Python, JavaScript, TypeScript, Rust, Ruby, Java, Kotlin, C# and shell: use grep for others", ext), nil
 	}
 	return tools.Text(render(name, decls, note)), nil
+}
+
+type outlineArgs struct {
+	Path string `json:"path" jsonschema:"Source file, absolute or relative to the working directory." minLength:"1"`
 }
 
 // readSource loads a text file of at most outlineFileCap bytes.
@@ -107,4 +79,10 @@ func render(name string, decls []decl, note string) string {
 		b.WriteString("[" + strings.TrimPrefix(note, "; ") + "]\n")
 	}
 	return b.String()
+}
+
+// decl is one entry of an outline.
+type decl struct {
+	line int
+	text string
 }

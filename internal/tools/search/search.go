@@ -5,10 +5,9 @@
 package search
 
 import (
-	"encoding/json"
+	"embed"
 	"fmt"
 	"os"
-	"strings"
 
 	"tai/internal/tools"
 )
@@ -19,18 +18,25 @@ const Group = "search"
 // resultCap bounds a result's text, MCP_RESULT_MAX, so results never spill.
 const resultCap = 64 << 10
 
+// Tool names.
+const (
+	Glob    = "glob"
+	Grep    = "grep"
+	Outline = "outline"
+)
+
+// docs holds the tools' descriptions (see tools.Group).
+//
+//go:embed *.md
+var docs embed.FS
+
 // Tools returns the search group, freshly built.
 func Tools() []*tools.Tool {
-	return []*tools.Tool{globTool(), grepTool(), outlineTool()}
-}
-
-func tool(name, doc, schema string) tools.Tool {
-	return tools.Tool{
-		Name:        name,
-		Description: strings.TrimSpace(doc),
-		Schema:      json.RawMessage(schema),
-		Group:       Group,
-		Safe:        tools.AlwaysSafe,
+	group := tools.Group{Name: Group, Docs: docs}
+	return []*tools.Tool{
+		tools.Define(group.Tool(Glob, tools.AlwaysSafe), runGlob, tools.PathReach(".", func(a globArgs) string { return a.Path })),
+		tools.Define(group.Tool(Grep, tools.AlwaysSafe), runGrep, tools.TreeReach(".", func(a grepArgs) string { return a.Path })),
+		tools.Define(group.Tool(Outline, tools.AlwaysSafe), runOutline, tools.PathReach("", func(a outlineArgs) string { return a.Path })),
 	}
 }
 

@@ -2,8 +2,6 @@ package shell
 
 import (
 	"context"
-	_ "embed"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,29 +13,10 @@ import (
 	"tai/internal/tools"
 )
 
-// EnvInfoName is the env_info tool's name.
-const EnvInfoName = "env_info"
-
-//go:embed env_info.md
-var envInfoDescription string
-
-var envInfoSchema = json.RawMessage(`{"type": "object", "properties": {}, "additionalProperties": false}`)
-
 // devTools are the programs env_info looks for on PATH.
 var devTools = []string{
 	"git", "rg", "make", "go", "gcc", "cc", "node", "npm", "npx", "python3",
 	"pip3", "uv", "cargo", "rustc", "java", "docker", "jq", "curl",
-}
-
-// EnvInfo returns the env_info tool. It only reads, so it is safe.
-func EnvInfo() *tools.Tool {
-	return tools.Define(tools.Tool{
-		Name:        EnvInfoName,
-		Description: envInfoDescription,
-		Schema:      envInfoSchema,
-		Group:       Group,
-		Safe:        tools.AlwaysSafe,
-	}, runEnvInfo)
 }
 
 func runEnvInfo(ctx context.Context, call tools.Call, _ tools.NoArgs) (tools.Result, error) {

@@ -57,10 +57,10 @@ func TestShell_CheckedInBareRepository(t *testing.T) {
 	r := gitenvtest.Hostile(t)
 	evil := r.Bare(t)
 	line := shellArgsJSON("cd evil && git status --short", "")
-	if Shell().IsSafe(json.RawMessage(line)) {
+	if Shell().IsSafe(tools.Call{Args: json.RawMessage(line)}) {
 		t.Fatal("cd into a checked-in repository and git status runs unasked")
 	}
-	if c := shellConsent(json.RawMessage(line)); !strings.Contains(c.Detail, "Not read-only: git after cd") {
+	if c := Shell().ConsentFor(tools.Call{Args: json.RawMessage(line)}); !strings.Contains(c.Detail, "Not read-only: git after cd") {
 		t.Errorf("consent does not say why it asks:\n%s", c.Detail)
 	}
 

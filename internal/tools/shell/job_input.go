@@ -2,8 +2,6 @@ package shell
 
 import (
 	"context"
-	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,57 +12,25 @@ import (
 	"tai/internal/tools"
 )
 
-// JobInputName is the job_input tool's name.
-const JobInputName = "job_input"
-
-//go:embed job_input.md
-var jobInputDescription string
-
 // inputWait bounds a write to a job that does not read its input.
 const inputWait = 10 * time.Second
 
-var jobInputSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "id": {"type": "string", "pattern": "^job[0-9]+$", "description": "The job id that shell returned."},
-    "input": {"type": "string", "maxLength": 65536, "description": "Text to write to the job's stdin, as is."},
-    "close": {"type": "boolean", "description": "Close the job's stdin after writing."}
-  },
-  "required": ["id"],
-  "additionalProperties": false
-}`)
-
-type jobInputArgs struct {
-	ID    string `json:"id"`
-	Input string `json:"input"`
-	Close bool   `json:"close"`
+func jobInputConsent(_ tools.Call, a jobInputArgs) tools.Consent {
+	d := fmt.Sprintf("%q", a.Input)
+	if a.Close {
+		d += "\nthen close its input"
+	}
+	return tools.Consent{Title: "job_input: write to " + a.ID, Detail: d}
 }
 
-// JobInput returns the job_input tool. Input can make a program do
-// anything, so it is never safe.
-func JobInput() *tools.Tool {
-	return tools.Define(tools.Tool{
-		Name:        JobInputName,
-		Description: jobInputDescription,
-		Schema:      jobInputSchema,
-		Group:       Group,
-		Consent: func(raw json.RawMessage) tools.Consent {
-			a, _ := tools.DecodeArgs[jobInputArgs](raw)
-			d := fmt.Sprintf("%q", a.Input)
-			if a.Close {
-				d += "\nthen close its input"
-			}
-			return tools.Consent{Title: "job_input: write to " + a.ID, Detail: d}
-		},
-	}, runJobInput)
+type jobInputArgs struct {
+	jobID
+	Input string `json:"input,omitempty" jsonschema:"Text to write to the job's stdin, as is." maxLength:"65536"`
+	Close bool   `json:"close,omitempty" jsonschema:"Close the job's stdin after writing."`
 }
 
 func runJobInput(ctx context.Context, call tools.Call, a jobInputArgs) (tools.Result, error) {
-	t, err := jobsOf(call.Env)
-	if err != nil {
-		return tools.Errorf("job_input: %v", err), nil
-	}
-	j, err := t.get(a.ID)
+	j, err := a.job(call.Env)
 	if err != nil {
 		return tools.Errorf("job_input: %v", err), nil
 	}

@@ -2,55 +2,37 @@ package shell
 
 import (
 	"context"
-	_ "embed"
-	"encoding/json"
 
 	"tai/internal/tools"
 )
 
-// JobKillName is the job_kill tool's name.
-const JobKillName = "job_kill"
-
-//go:embed job_kill.md
-var jobKillDescription string
-
-var jobKillSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "id": {"type": "string", "pattern": "^job[0-9]+$", "description": "The job id that shell returned."}
-  },
-  "required": ["id"],
-  "additionalProperties": false
-}`)
-
-type jobKillArgs struct {
-	ID string `json:"id"`
+func jobKillConsent(_ tools.Call, a jobKillArgs) tools.Consent {
+	return tools.Consent{Title: "job_kill: stop " + a.ID, Detail: "Kills job " + a.ID + " and every process it started."}
 }
 
-// JobKill returns the job_kill tool. Stopping a process midway changes
-// what it leaves behind, so it is never safe.
-func JobKill() *tools.Tool {
-	return tools.Define(tools.Tool{
-		Name:        JobKillName,
-		Description: jobKillDescription,
-		Schema:      jobKillSchema,
-		Group:       Group,
-		Consent: func(raw json.RawMessage) tools.Consent {
-			a, _ := tools.DecodeArgs[jobKillArgs](raw)
-			return tools.Consent{Title: "job_kill: stop " + a.ID, Detail: "Kills job " + a.ID + " and every process it started."}
-		},
-	}, runJobKill)
+type jobKillArgs struct {
+	jobID
 }
 
 func runJobKill(ctx context.Context, call tools.Call, a jobKillArgs) (tools.Result, error) {
-	t, err := jobsOf(call.Env)
-	if err != nil {
-		return tools.Errorf("job_kill: %v", err), nil
-	}
-	j, err := t.get(a.ID)
+	j, err := a.job(call.Env)
 	if err != nil {
 		return tools.Errorf("job_kill: %v", err), nil
 	}
 	j.stop()
 	return tools.Text(j.header() + "\n" + j.takeOutput()), nil
+}
+
+// jobID names the job a call acts on.
+type jobID struct {
+	ID string `json:"id" jsonschema:"The job id that shell returned." pattern:"^job[0-9]+$"`
+}
+
+// job finds the job a names among env's.
+func (a jobID) job(env *tools.Env) (*job, error) {
+	t, err := jobsOf(env)
+	if err != nil {
+		return nil, err
+	}
+	return t.get(a.ID)
 }

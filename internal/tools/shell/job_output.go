@@ -3,47 +3,12 @@ package shell
 import (
 	"bytes"
 	"context"
-	_ "embed"
-	"encoding/json"
 	"strings"
 	"time"
 
 	"tai/internal/tools"
 	"tai/internal/tools/clip"
 )
-
-// JobOutputName is the job_output tool's name.
-const JobOutputName = "job_output"
-
-//go:embed job_output.md
-var jobOutputDescription string
-
-var jobOutputSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "id": {"type": "string", "pattern": "^job[0-9]+$", "description": "The job id that shell returned. Omit to list the jobs."},
-    "wait": {"type": "integer", "minimum": 0, "maximum": 600, "description": "Seconds to wait for the job to end (or for until to appear) before answering. Default 0."},
-    "until": {"type": "string", "minLength": 1, "description": "With wait: answer as soon as the new output contains this text."}
-  },
-  "additionalProperties": false
-}`)
-
-type jobOutputArgs struct {
-	ID    string `json:"id"`
-	Wait  int    `json:"wait"`
-	Until string `json:"until"`
-}
-
-// JobOutput returns the job_output tool. It only reads, so it is safe.
-func JobOutput() *tools.Tool {
-	return tools.Define(tools.Tool{
-		Name:        JobOutputName,
-		Description: jobOutputDescription,
-		Schema:      jobOutputSchema,
-		Group:       Group,
-		Safe:        tools.AlwaysSafe,
-	}, runJobOutput)
-}
 
 func runJobOutput(ctx context.Context, call tools.Call, a jobOutputArgs) (tools.Result, error) {
 	if a.Wait < 0 || a.Wait > maxTimeout {
@@ -62,6 +27,12 @@ func runJobOutput(ctx context.Context, call tools.Call, a jobOutputArgs) (tools.
 	}
 	j.await(ctx, time.Duration(a.Wait)*time.Second, a.Until)
 	return tools.Text(j.header() + "\n" + j.takeOutput()), nil
+}
+
+type jobOutputArgs struct {
+	ID    string `json:"id,omitempty" jsonschema:"The job id that shell returned. Omit to list the jobs." pattern:"^job[0-9]+$"`
+	Wait  int    `json:"wait,omitempty" jsonschema:"Seconds to wait for the job to end (or for until to appear) before answering. Default 0." minimum:"0" maximum:"600"`
+	Until string `json:"until,omitempty" jsonschema:"With wait: answer as soon as the new output contains this text." minLength:"1"`
 }
 
 func listJobs(t *jobTable) string {

@@ -209,10 +209,10 @@ func TestJobs_StopWhenTheStateCloses(t *testing.T) {
 }
 
 func TestJobTools_Safety(t *testing.T) {
-	if !JobOutput().IsSafe(nil) || !EnvInfo().IsSafe(nil) {
+	if !JobOutput().IsSafe(tools.Call{}) || !EnvInfo().IsSafe(tools.Call{}) {
 		t.Error("job_output and env_info only read; want safe")
 	}
-	if JobInput().IsSafe(nil) || JobKill().IsSafe(nil) {
+	if JobInput().IsSafe(tools.Call{}) || JobKill().IsSafe(tools.Call{}) {
 		t.Error("job_input and job_kill change running programs; want never safe")
 	}
 }

@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -176,10 +175,6 @@ func subcommand(w word) bool {
 		!strings.ContainsAny(t, "/.=:@") && len(t) <= 32
 }
 
-func shellReach(call tools.Call) tools.Reach {
-	var a shellArgs
-	if json.Unmarshal(call.Args, &a) != nil {
-		return tools.Reach{}
-	}
+func shellReach(call tools.Call, a shellArgs) tools.Reach {
 	return lineReach(call.Env, a.Command)
 }

@@ -1,9 +1,8 @@
 package shell
 
 import (
+	"cmp"
 	"context"
-	_ "embed"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -12,12 +11,6 @@ import (
 	"tai/internal/tools"
 	"tai/internal/tools/clip"
 )
-
-// ShellName is the shell tool's name.
-const ShellName = "shell"
-
-//go:embed shell.md
-var shellDescription string
 
 // Output limits of a shell call. The progress stream is capped too, since a
 // host may buffer it (served chat, subagents).
@@ -29,43 +22,9 @@ const (
 	progressCap    = 1 << 20
 )
 
-var shellSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "command": {"type": "string", "minLength": 1, "description": "The command line, run by /bin/sh -c."},
-    "timeout": {"type": "integer", "minimum": 1, "maximum": 600, "description": "Seconds until the command's process group is killed. Default 120; background jobs have no limit unless this is given."},
-    "background": {"type": "boolean", "description": "Start the command as a job and answer at once with its id."}
-  },
-  "required": ["command"],
-  "additionalProperties": false
-}`)
+func shellSafe(a shellArgs) bool { return !a.Background && ReadOnly(a.Command) == nil }
 
-type shellArgs struct {
-	Command    string `json:"command"`
-	Timeout    int    `json:"timeout"`
-	Background bool   `json:"background"`
-}
-
-// Shell returns the shell tool. A call is safe only when it runs in the
-// foreground and every part of its command line is read-only (see
-// [ReadOnly]).
-func Shell() *tools.Tool {
-	return tools.Define(tools.Tool{
-		Name:        ShellName,
-		Description: shellDescription + shellNote(),
-		Schema:      shellSchema,
-		Group:       Group,
-		Safe: func(raw json.RawMessage) bool {
-			a, err := tools.DecodeArgs[shellArgs](raw)
-			return err == nil && !a.Background && ReadOnly(a.Command) == nil
-		},
-		Consent: shellConsent,
-		Reach:   shellReach,
-	}, runShell)
-}
-
-func shellConsent(raw json.RawMessage) tools.Consent {
-	a, _ := tools.DecodeArgs[shellArgs](raw)
+func shellConsent(_ tools.Call, a shellArgs) tools.Consent {
 	var d strings.Builder
 	d.WriteString(a.Command)
 	if a.Background {
@@ -75,6 +34,12 @@ func shellConsent(raw json.RawMessage) tools.Consent {
 		fmt.Fprintf(&d, "\nNot read-only: %v.", err)
 	}
 	return tools.Consent{Title: "shell: " + oneLine(a.Command, 80), Detail: d.String(), Grants: commandGrants(a.Command)}
+}
+
+type shellArgs struct {
+	Command    string `json:"command" jsonschema:"The command line, run by /bin/sh -c." minLength:"1"`
+	Timeout    int    `json:"timeout,omitempty" jsonschema:"Seconds until the command's process group is killed. Default 120; background jobs have no limit unless this is given." minimum:"1" maximum:"600"`
+	Background bool   `json:"background,omitempty" jsonschema:"Start the command as a job and answer at once with its id."`
 }
 
 func runShell(ctx context.Context, call tools.Call, a shellArgs) (tools.Result, error) {
@@ -92,9 +57,7 @@ func runShell(ctx context.Context, call tools.Call, a shellArgs) (tools.Result, 
 		return startJob(env, a)
 	}
 	timeout := a.Timeout
-	if timeout == 0 {
-		timeout = defaultTimeout
-	}
+	timeout = cmp.Or(timeout, defaultTimeout)
 	return runForeground(ctx, env, a.Command, timeout), nil
 }
 

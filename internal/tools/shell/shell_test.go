@@ -161,14 +161,14 @@ func TestShell_Safe(t *testing.T) {
 		`{"command": "ls", "timeout": 5}`:           true,
 		`{"command": "tail -f log", "timeout": 10}`: true,
 	} {
-		if got := tool.IsSafe(json.RawMessage(args)); got != want {
+		if got := tool.IsSafe(tools.Call{Args: json.RawMessage(args)}); got != want {
 			t.Errorf("IsSafe(%s) = %v, want %v", args, got, want)
 		}
 	}
 }
 
 func TestShell_ConsentShowsCommandAndWhyItAsks(t *testing.T) {
-	c := Shell().Consent(json.RawMessage(`{"command": "make build\nrm -rf /tmp/x", "background": true}`))
+	c := Shell().ConsentFor(tools.Call{Args: json.RawMessage(`{"command": "make build\nrm -rf /tmp/x", "background": true}`)})
 	if c.Title != "shell: make build …" {
 		t.Errorf("title %q", c.Title)
 	}

@@ -6,48 +6,26 @@ package subagent
 
 import (
 	"context"
-	_ "embed"
-	"encoding/json"
+	"embed"
 	"fmt"
 	"strings"
 
 	"tai/internal/tools"
 )
 
-// Tool names.
-const (
-	ForkName   = "agent_fork"
-	WaitName   = "agent_wait"
-	ListName   = "agent_list"
-	CancelName = "agent_cancel"
-)
-
-var (
-	//go:embed agent_fork.md
-	forkDescription string
-	//go:embed agent_wait.md
-	waitDescription string
-	//go:embed agent_list.md
-	listDescription string
-	//go:embed agent_cancel.md
-	cancelDescription string
-)
+// docs holds the tools' descriptions (see tools.Group).
+//
+//go:embed *.md
+var docs embed.FS
 
 // Tools returns the subagent group.
 func Tools() []*tools.Tool {
-	idSchema := json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"the subagent id from agent_fork"}},"required":["id"],"additionalProperties":false}`)
+	group := tools.Group{Name: "subagents", Docs: docs}
 	return []*tools.Tool{
-		tools.Define(tools.Tool{Name: ForkName, Group: "subagents", Description: forkDescription, Safe: tools.AlwaysSafe,
-			Schema: json.RawMessage(`{"type":"object","properties":{` +
-				`"brief":{"type":"string","description":"the whole task: the subagent sees nothing else"},` +
-				`"max_steps":{"type":"integer","minimum":1,"maximum":50,"description":"step cap (default 12)"},` +
-				`"timeout_seconds":{"type":"integer","minimum":1,"maximum":1800,"description":"deadline (default 300)"},` +
-				`"background":{"type":"boolean","description":"return an id at once instead of waiting"}},` +
-				`"required":["brief"],"additionalProperties":false}`)}, fork),
-		tools.Define(tools.Tool{Name: WaitName, Group: "subagents", Description: waitDescription, Safe: tools.AlwaysSafe, Schema: idSchema}, wait),
-		tools.Define(tools.Tool{Name: ListName, Group: "subagents", Description: listDescription, Safe: tools.AlwaysSafe,
-			Schema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)}, list),
-		tools.Define(tools.Tool{Name: CancelName, Group: "subagents", Description: cancelDescription, Safe: tools.AlwaysSafe, Schema: idSchema}, cancel),
+		tools.Define(group.Tool(ForkName, tools.AlwaysSafe), fork),
+		tools.Define(group.Tool(WaitName, tools.AlwaysSafe), wait),
+		tools.Define(group.Tool(ListName, tools.AlwaysSafe), list),
+		tools.Define(group.Tool(CancelName, tools.AlwaysSafe), cancel),
 	}
 }
 
@@ -57,13 +35,6 @@ func runner(call tools.Call) (tools.Subagents, *tools.Result) {
 		return nil, &r
 	}
 	return call.Env.Subagents, nil
-}
-
-type forkArgs struct {
-	Brief      string `json:"brief"`
-	MaxSteps   int    `json:"max_steps"`
-	Timeout    int    `json:"timeout_seconds"`
-	Background bool   `json:"background"`
 }
 
 func fork(ctx context.Context, call tools.Call, in forkArgs) (tools.Result, error) {
@@ -86,6 +57,13 @@ func fork(ctx context.Context, call tools.Call, in forkArgs) (tools.Result, erro
 	return forkText(res), nil
 }
 
+type forkArgs struct {
+	Brief      string `json:"brief" jsonschema:"the whole task: the subagent sees nothing else"`
+	MaxSteps   int    `json:"max_steps,omitempty" jsonschema:"step cap (default 12)" minimum:"1" maximum:"50"`
+	Timeout    int    `json:"timeout_seconds,omitempty" jsonschema:"deadline (default 300)" minimum:"1" maximum:"1800"`
+	Background bool   `json:"background,omitempty" jsonschema:"return an id at once instead of waiting"`
+}
+
 func forkText(res tools.ForkResult) tools.Result {
 	var b strings.Builder
 	if res.Partial {
@@ -98,10 +76,6 @@ func forkText(res tools.ForkResult) tools.Result {
 	return tools.Text(b.String())
 }
 
-type idArgs struct {
-	ID string `json:"id"`
-}
-
 func wait(ctx context.Context, call tools.Call, in idArgs) (tools.Result, error) {
 	r, bad := runner(call)
 	if bad != nil {
@@ -112,6 +86,10 @@ func wait(ctx context.Context, call tools.Call, in idArgs) (tools.Result, error)
 		return tools.Errorf("agent_wait: %v", err), nil
 	}
 	return forkText(res), nil
+}
+
+type idArgs struct {
+	ID string `json:"id" jsonschema:"the subagent id from agent_fork"`
 }
 
 func list(ctx context.Context, call tools.Call, _ tools.NoArgs) (tools.Result, error) {
@@ -144,3 +122,11 @@ func cancel(ctx context.Context, call tools.Call, in idArgs) (tools.Result, erro
 	}
 	return tools.Text("cancelled " + in.ID), nil
 }
+
+// Tool names.
+const (
+	ForkName   = "agent_fork"
+	WaitName   = "agent_wait"
+	ListName   = "agent_list"
+	CancelName = "agent_cancel"
+)

@@ -3,14 +3,15 @@
 package tooltest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
 	"tai/internal/tools"
+	"tai/internal/tools/schema"
 	"tai/internal/vault"
 )
 
@@ -61,9 +62,8 @@ func MustRun(t testing.TB, tl *tools.Tool, env *tools.Env, args string) string {
 }
 
 // CheckDeclared fails t for each tool not declared with tools.Define, or
-// whose schema's top-level properties differ from its argument type's json
-// fields: a property the run function would never read, or a field no
-// argument can set.
+// whose schema is not the one its argument struct derives (replaced after
+// Define): a schema is stated once, in the struct.
 func CheckDeclared(t testing.TB, group []*tools.Tool) {
 	t.Helper()
 	for _, tl := range group {
@@ -72,47 +72,11 @@ func CheckDeclared(t testing.TB, group []*tools.Tool) {
 			t.Errorf("%s is not declared with tools.Define", tl.Name)
 			continue
 		}
-		var s struct {
-			Properties map[string]json.RawMessage `json:"properties"`
-		}
-		if err := json.Unmarshal(tl.Schema, &s); err != nil {
-			t.Errorf("%s: schema: %v", tl.Name, err)
-			continue
-		}
-		fields := jsonFields(typ)
-		for name := range s.Properties {
-			if !fields[name] {
-				t.Errorf("%s: schema property %q has no field in %v", tl.Name, name, typ)
-			}
-		}
-		for name := range fields {
-			if _, ok := s.Properties[name]; !ok {
-				t.Errorf("%s: field %q of %v is not in the schema", tl.Name, name, typ)
-			}
+		want, err := schema.For(typ)
+		if err != nil || !bytes.Equal(tl.Schema, want) {
+			t.Errorf("%s: schema %s is not the one %v derives (%s, %v)", tl.Name, tl.Schema, typ, want, err)
 		}
 	}
-}
-
-// jsonFields names the fields encoding/json decodes into typ.
-func jsonFields(typ reflect.Type) map[string]bool {
-	out := map[string]bool{}
-	if typ.Kind() != reflect.Struct {
-		return out
-	}
-	for _, f := range reflect.VisibleFields(typ) {
-		if !f.IsExported() || f.Anonymous {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		switch name {
-		case "-":
-			continue
-		case "":
-			name = f.Name
-		}
-		out[name] = true
-	}
-	return out
 }
 
 // Fails is Run that fails t unless the result is a tool error, and returns
@@ -124,4 +88,35 @@ func Fails(t testing.TB, tl *tools.Tool, env *tools.Env, args string) string {
 		t.Fatalf("%s(%s): succeeded with %q, want a tool error", tl.Name, args, res.Text)
 	}
 	return res.Text
+}
+
+// CheckSurface fails t for each tool of a group whose public surface falls
+// short: a schema a client could not use or that admits arguments the tool
+// would ignore, a property without a description, a description of more
+// than one paragraph, or another catalogue group than group.
+func CheckSurface(t testing.TB, tls []*tools.Tool, group string) {
+	t.Helper()
+	for _, tl := range tls {
+		if err := schema.CheckInput(tl.Schema); err != nil {
+			t.Errorf("%s: %v", tl.Name, err)
+		}
+		var s struct {
+			Properties           map[string]map[string]any `json:"properties"`
+			AdditionalProperties *bool                     `json:"additionalProperties"`
+		}
+		if err := json.Unmarshal(tl.Schema, &s); err != nil {
+			t.Fatalf("%s: %v", tl.Name, err)
+		}
+		if s.AdditionalProperties == nil || *s.AdditionalProperties {
+			t.Errorf("%s: schema does not set additionalProperties false", tl.Name)
+		}
+		for name, p := range s.Properties {
+			if d, _ := p["description"].(string); d == "" {
+				t.Errorf("%s: property %s has no description", tl.Name, name)
+			}
+		}
+		if tl.Description == "" || strings.Contains(tl.Description, "\n") || tl.Group != group {
+			t.Errorf("%s: description must be one non-empty paragraph and group %q", tl.Name, group)
+		}
+	}
 }

@@ -1,9 +1,8 @@
 package vaulttools
 
 import (
+	"cmp"
 	"context"
-	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -12,45 +11,12 @@ import (
 	"tai/internal/vault"
 )
 
-//go:embed audit_query.md
-var auditQueryDescription string
-
 // defaultAuditRows is how many rows audit_query returns unless told.
 const defaultAuditRows = 50
 
-const auditQuerySchema = `{
-  "type": "object",
-  "properties": {
-    "since": {"type": "string", "minLength": 1, "maxLength": 40, "description": "Only rows from this far back (\"30m\", \"24h\", \"7d\") or since this date or time (\"2026-11-01\", RFC 3339)."},
-    "kind": {"type": "string", "minLength": 1, "maxLength": 64, "description": "Only rows of this kind, e.g. \"tool\", \"mcp-call\", \"secret-set\", \"setting-set\", \"profile-use\"."},
-    "subject": {"type": "string", "minLength": 1, "maxLength": 200, "description": "Only rows whose subject contains this, e.g. a tool name or \"server/tool\"."},
-    "limit": {"type": "integer", "minimum": 1, "maximum": 500, "description": "Most rows to return, the most recent. Default 50."}
-  },
-  "additionalProperties": false
-}`
-
-func auditQueryTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        AuditQueryName,
-		Group:       Group,
-		Description: strings.TrimSpace(auditQueryDescription),
-		Schema:      json.RawMessage(auditQuerySchema),
-		Safe:        tools.AlwaysSafe,
-	}, auditQuery)
-}
-
-type auditQueryArgs struct {
-	Since   string `json:"since"`
-	Kind    string `json:"kind"`
-	Subject string `json:"subject"`
-	Limit   int    `json:"limit"`
-}
-
 func auditQuery(ctx context.Context, s *vault.Store, call tools.Call, in auditQueryArgs) (string, error) {
 	q := vault.AuditQuery{Profile: call.Env.Profile, Kind: in.Kind, Subject: in.Subject, Limit: in.Limit}
-	if q.Limit == 0 {
-		q.Limit = defaultAuditRows
-	}
+	q.Limit = cmp.Or(q.Limit, defaultAuditRows)
 	if in.Since != "" {
 		t, err := vault.ParseSince(in.Since, time.Now())
 		if err != nil {
@@ -77,6 +43,13 @@ func auditQuery(ctx context.Context, s *vault.Store, call tools.Call, in auditQu
 			e.Kind, e.Subject, e.Outcome, e.DurationMS, e.Size, orDash(e.Digest))
 	}
 	return b.String(), nil
+}
+
+type auditQueryArgs struct {
+	Since   string `json:"since,omitempty" jsonschema:"Only rows from this far back (\"30m\", \"24h\", \"7d\") or since this date or time (\"2026-11-01\", RFC 3339)." minLength:"1" maxLength:"40"`
+	Kind    string `json:"kind,omitempty" jsonschema:"Only rows of this kind, e.g. \"tool\", \"mcp-call\", \"secret-set\", \"setting-set\", \"profile-use\"." minLength:"1" maxLength:"64"`
+	Subject string `json:"subject,omitempty" jsonschema:"Only rows whose subject contains this, e.g. a tool name or \"server/tool\"." minLength:"1" maxLength:"200"`
+	Limit   int    `json:"limit,omitempty" jsonschema:"Most rows to return, the most recent. Default 50." minimum:"1" maximum:"500"`
 }
 
 func orDash(s string) string {

@@ -71,7 +71,7 @@ func TestAuditQuery_BadInput(t *testing.T) {
 			t.Errorf("audit_query(%s) = %+v, want an error containing %q", tt.args, res, tt.want)
 		}
 	}
-	if !tool(t, AuditQueryName).IsSafe(nil) {
+	if !tool(t, AuditQueryName).IsSafe(tools.Call{}) {
 		t.Error("audit_query must be safe: it only reads")
 	}
 }

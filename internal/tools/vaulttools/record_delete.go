@@ -2,40 +2,15 @@ package vaulttools
 
 import (
 	"context"
-	_ "embed"
-	"encoding/json"
 	"fmt"
-	"strings"
 
 	"tai/internal/tools"
 	"tai/internal/vault"
 )
 
-//go:embed record_delete.md
-var recordDeleteDescription string
-
-var recordDeleteSchema = fmt.Sprintf(`{
-  "type": "object",
-  "properties": {"id": %s},
-  "required": ["id"],
-  "additionalProperties": false
-}`, recordIDSchema)
-
-func recordDeleteTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        RecordDeleteName,
-		Group:       Group,
-		Description: strings.TrimSpace(recordDeleteDescription),
-		Schema:      json.RawMessage(recordDeleteSchema),
-		ConsentIn:   recordDeleteConsent,
-	}, recordDelete)
-}
-
 // recordDeleteConsent says what the record is, so the person knows what
 // they would lose.
-func recordDeleteConsent(call tools.Call) tools.Consent {
-	var in idArgs
-	_ = json.Unmarshal(call.Args, &in)
+func recordDeleteConsent(call tools.Call, in idArgs) tools.Consent {
 	c := tools.Consent{Title: fmt.Sprintf("%s: %s", RecordDeleteName, in.ID),
 		Detail: fmt.Sprintf("delete record %q; this cannot be undone", in.ID)}
 	if s, err := call.Env.Vault(); err == nil {
@@ -48,8 +23,9 @@ func recordDeleteConsent(call tools.Call) tools.Consent {
 }
 
 // idArgs names one record.
+// idArgs names one record.
 type idArgs struct {
-	ID string `json:"id"`
+	ID string `json:"id" jsonschema:"The record's id, e.g. \"r7hq2mxa\"." minLength:"1" maxLength:"64"`
 }
 
 func recordDelete(ctx context.Context, s *vault.Store, call tools.Call, in idArgs) (string, error) {

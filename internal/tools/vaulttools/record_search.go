@@ -1,9 +1,8 @@
 package vaulttools
 
 import (
+	"cmp"
 	"context"
-	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -11,42 +10,11 @@ import (
 	"tai/internal/vault"
 )
 
-//go:embed record_search.md
-var recordSearchDescription string
-
 // snippetAround is how many bytes of context a hit shows either side.
 const snippetAround = 100
 
-const recordSearchSchema = `{
-  "type": "object",
-  "properties": {
-    "query": {"type": "string", "minLength": 1, "maxLength": 500, "description": "Text to find, matched as written (not a pattern)."},
-    "kind": {"type": "string", "minLength": 1, "maxLength": 64, "description": "Only records of this kind, e.g. \"spill\" or \"transcript\"."},
-    "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": "Most records to list. Default 10."}
-  },
-  "additionalProperties": false
-}`
-
-func recordSearchTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        RecordSearchName,
-		Group:       Group,
-		Description: strings.TrimSpace(recordSearchDescription),
-		Schema:      json.RawMessage(recordSearchSchema),
-		Safe:        tools.AlwaysSafe,
-	}, recordSearch)
-}
-
-type recordSearchArgs struct {
-	Query string `json:"query"`
-	Kind  string `json:"kind"`
-	Limit int    `json:"limit"`
-}
-
 func recordSearch(ctx context.Context, s *vault.Store, call tools.Call, in recordSearchArgs) (string, error) {
-	if in.Limit == 0 {
-		in.Limit = 10
-	}
+	in.Limit = cmp.Or(in.Limit, 10)
 	list, err := s.Records(ctx, vault.RecordQuery{Profile: call.Env.Profile, Kind: in.Kind, Text: in.Query, Limit: in.Limit})
 	if err != nil {
 		return "", err
@@ -76,6 +44,12 @@ func recordSearch(ctx context.Context, s *vault.Store, call tools.Call, in recor
 		return fmt.Sprintf("%d records contain %q, newest first%s:\n%s", n, in.Query, more, b.String()), nil
 	}
 	return fmt.Sprintf("the %d newest records%s:\n%s", n, more, b.String()), nil
+}
+
+type recordSearchArgs struct {
+	Query string `json:"query,omitempty" jsonschema:"Text to find, matched as written (not a pattern)." minLength:"1" maxLength:"500"`
+	Kind  string `json:"kind,omitempty" jsonschema:"Only records of this kind, e.g. \"spill\" or \"transcript\"." minLength:"1" maxLength:"64"`
+	Limit int    `json:"limit,omitempty" jsonschema:"Most records to list. Default 10." minimum:"1" maximum:"50"`
 }
 
 // recordHit describes one record and where query first occurs in it. The

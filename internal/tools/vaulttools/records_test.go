@@ -169,7 +169,7 @@ func TestRecordDelete(t *testing.T) {
 	id := putRecord(t, env, vault.DefaultProfile, "transcript", "a subagent's work")
 	del := tool(t, RecordDeleteName)
 	args := json.RawMessage(`{"id":"` + id + `"}`)
-	if del.IsSafe(args) {
+	if del.IsSafe(tools.Call{Args: args}) {
 		t.Fatal("record_delete is safe; it must ask")
 	}
 	c := del.ConsentFor(tools.Call{Args: args, Env: env})
@@ -187,5 +187,39 @@ func TestRecordDelete(t *testing.T) {
 	}
 	if res := tooltest.Run(t, del, env, string(args)); !res.IsError || !strings.Contains(res.Text, "no record") {
 		t.Errorf("second delete: %+v", res)
+	}
+}
+
+// The schemas state limits the code holds as constants: they agree.
+func TestSchemas_AgreeWithTheCode(t *testing.T) {
+	var get struct {
+		Properties struct {
+			Limit struct {
+				Maximum     int    `json:"maximum"`
+				Description string `json:"description"`
+			} `json:"limit"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(tool(t, RecordGetName).Schema, &get); err != nil {
+		t.Fatal(err)
+	}
+	limit := get.Properties.Limit
+	if limit.Maximum != pageMax || !strings.Contains(limit.Description, fmt.Sprintf("(default %d)", defaultBytes)) ||
+		!strings.Contains(limit.Description, fmt.Sprintf("(default %d)", defaultLines)) {
+		t.Errorf("record_get limit: maximum %d, %q; the code pages at most %d, by default %d bytes or %d lines",
+			limit.Maximum, limit.Description, pageMax, defaultBytes, defaultLines)
+	}
+	var set struct {
+		Properties struct {
+			Name struct {
+				Pattern string `json:"pattern"`
+			} `json:"name"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(tool(t, SecretSetName).Schema, &set); err != nil {
+		t.Fatal(err)
+	}
+	if got := set.Properties.Name.Pattern; got != vault.SecretRE.String() {
+		t.Errorf("secret_set name pattern %q, vault.SecretRE %q", got, vault.SecretRE)
 	}
 }

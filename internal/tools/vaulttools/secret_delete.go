@@ -2,43 +2,20 @@ package vaulttools
 
 import (
 	"context"
-	_ "embed"
-	"encoding/json"
 	"fmt"
-	"strings"
 
 	"tai/internal/tools"
 	"tai/internal/vault"
 )
 
-//go:embed secret_delete.md
-var secretDeleteDescription string
-
-var secretDeleteSchema = fmt.Sprintf(`{
-  "type": "object",
-  "properties": {"name": %s},
-  "required": ["name"],
-  "additionalProperties": false
-}`, secretNameSchema)
-
-func secretDeleteTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        SecretDeleteName,
-		Group:       Group,
-		Description: strings.TrimSpace(secretDeleteDescription),
-		Schema:      json.RawMessage(secretDeleteSchema),
-		ConsentIn: func(call tools.Call) tools.Consent {
-			var in nameArgs
-			_ = json.Unmarshal(call.Args, &in)
-			return tools.Consent{Title: fmt.Sprintf("%s: %s", SecretDeleteName, in.Name),
-				Detail: fmt.Sprintf("delete secret %q from profile %s; this cannot be undone", in.Name, call.Env.Profile)}
-		},
-	}, secretDelete)
+func secretDeleteConsent(call tools.Call, in nameArgs) tools.Consent {
+	return tools.Consent{Title: fmt.Sprintf("%s: %s", SecretDeleteName, in.Name),
+		Detail: fmt.Sprintf("delete secret %q from profile %s; this cannot be undone", in.Name, call.Env.Profile)}
 }
 
-// nameArgs names one secret.
+// nameArgs names one secret; its pattern is vault.SecretRE.
 type nameArgs struct {
-	Name string `json:"name"`
+	Name string `json:"name" jsonschema:"The secret's name: a letter or digit, then letters, digits, '_', '.' or '-'; at most 128, e.g. \"GITHUB_TOKEN\"." pattern:"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$"`
 }
 
 func secretDelete(ctx context.Context, s *vault.Store, call tools.Call, in nameArgs) (string, error) {

@@ -2,8 +2,6 @@ package vaulttools
 
 import (
 	"context"
-	_ "embed"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,19 +9,6 @@ import (
 	"tai/internal/tools"
 	"tai/internal/vault"
 )
-
-//go:embed secret_list.md
-var secretListDescription string
-
-func secretListTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        SecretListName,
-		Group:       Group,
-		Description: strings.TrimSpace(secretListDescription),
-		Schema:      json.RawMessage(`{"type": "object", "properties": {}, "additionalProperties": false}`),
-		Safe:        tools.AlwaysSafe,
-	}, secretList)
-}
 
 func secretList(ctx context.Context, s *vault.Store, call tools.Call, _ tools.NoArgs) (string, error) {
 	list, err := s.Secrets(ctx, call.Env.Profile)

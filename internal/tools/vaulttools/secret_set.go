@@ -2,56 +2,15 @@ package vaulttools
 
 import (
 	"context"
-	_ "embed"
-	"encoding/json"
 	"fmt"
-	"strings"
 
 	"tai/internal/tools"
 	"tai/internal/vault"
 )
 
-//go:embed secret_set.md
-var secretSetDescription string
-
-// secretValueMax bounds a secret's value; secrets are keys and tokens.
-const secretValueMax = 64 << 10
-
-// secretNameSchema is vault.SecretRE as a JSON Schema.
-const secretNameSchema = `{"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$", ` +
-	`"description": "The secret's name: a letter or digit, then letters, digits, '_', '.' or '-'; at most 128, e.g. \"GITHUB_TOKEN\"."}`
-
-var secretSetSchema = fmt.Sprintf(`{
-  "type": "object",
-  "properties": {
-    "name": %s,
-    "value": {"type": "string", "minLength": 1, "maxLength": %d, "description": "The secret value, exactly as it should be stored."}
-  },
-  "required": ["name", "value"],
-  "additionalProperties": false
-}`, secretNameSchema, secretValueMax)
-
-func secretSetTool() *tools.Tool {
-	return tools.DefineVault(tools.Tool{
-		Name:        SecretSetName,
-		Group:       Group,
-		Description: strings.TrimSpace(secretSetDescription),
-		Schema:      json.RawMessage(secretSetSchema),
-		Hidden:      []string{"value"},
-		ConsentIn:   secretSetConsent,
-	}, secretSet)
-}
-
-type secretArgs struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
-}
-
 // secretSetConsent names the secret and whether it replaces one; the value
 // stays off the screen.
-func secretSetConsent(call tools.Call) tools.Consent {
-	var in secretArgs
-	_ = json.Unmarshal(call.Args, &in)
+func secretSetConsent(call tools.Call, in secretArgs) tools.Consent {
 	verb := "store a new"
 	if s, err := call.Env.Vault(); err == nil {
 		if _, err := s.SecretInfo(context.Background(), call.Env.Profile, in.Name); err == nil {
@@ -62,6 +21,13 @@ func secretSetConsent(call tools.Call) tools.Consent {
 		Title:  fmt.Sprintf("%s: %s", SecretSetName, in.Name),
 		Detail: fmt.Sprintf("%s secret %q in profile %s (the value is not shown)", verb, in.Name, call.Env.Profile),
 	}
+}
+
+// secretArgs are a secret's name and value; the value is bounded at 64
+// KiB: secrets are keys and tokens.
+type secretArgs struct {
+	nameArgs
+	Value string `json:"value" jsonschema:"The secret value, exactly as it should be stored." minLength:"1" maxLength:"65536"`
 }
 
 func secretSet(ctx context.Context, s *vault.Store, call tools.Call, in secretArgs) (string, error) {

@@ -23,7 +23,7 @@ func TestSecretSet_ValueNeverShown(t *testing.T) {
 	set := tool(t, SecretSetName)
 	args := `{"name":"API_KEY","value":"` + secretValue + `"}`
 
-	if set.IsSafe(json.RawMessage(args)) {
+	if set.IsSafe(tools.Call{Args: json.RawMessage(args)}) {
 		t.Fatal("secret_set is safe; it must always ask")
 	}
 	c := set.ConsentFor(tools.Call{Args: json.RawMessage(args), Env: env})
@@ -82,7 +82,7 @@ func TestSecretDelete(t *testing.T) {
 	ctx := context.Background()
 	env := tooltest.Env(t)
 	del := tool(t, SecretDeleteName)
-	if del.IsSafe(json.RawMessage(`{"name":"X"}`)) {
+	if del.IsSafe(tools.Call{Args: json.RawMessage(`{"name":"X"}`)}) {
 		t.Fatal("secret_delete is safe; it must always ask")
 	}
 	if err := env.Store.SetSecret(ctx, vault.DefaultProfile, "GONE", secretValue, nil); err != nil {
@@ -113,7 +113,7 @@ func TestSecretTools_BadInput(t *testing.T) {
 		{SecretSetName, `{"name":"has space","value":"x"}`, `argument "name": must match the pattern`},
 		{SecretSetName, `{"name":"` + strings.Repeat("a", 129) + `","value":"x"}`, `argument "name": must match`},
 		{SecretSetName, `{"name":"OK","value":""}`, `argument "value": must be at least 1 characters long, got 0`},
-		{SecretSetName, `{"name":"OK","value":"` + strings.Repeat("v", secretValueMax+1) + `"}`, `argument "value": must be at most 65536 characters long`},
+		{SecretSetName, `{"name":"OK","value":"` + strings.Repeat("v", 64<<10+1) + `"}`, `argument "value": must be at most 65536 characters long`},
 		{SecretSetName, `{"name":"OK"}`, `missing required argument "value"`},
 		{SecretSetName, `{"name":"OK","value":"x","profile":"work"}`, `unknown argument "profile"`},
 		{SecretDeleteName, `{}`, `missing required argument "name"`},
@@ -173,7 +173,7 @@ func TestSafety(t *testing.T) {
 		RecordGetName: true, RecordSearchName: true, RecordDeleteName: false, AuditQueryName: true,
 	}
 	for _, tl := range Tools() {
-		if got := tl.IsSafe(json.RawMessage(`{}`)); got != want[tl.Name] {
+		if got := tl.IsSafe(tools.Call{Args: json.RawMessage(`{}`)}); got != want[tl.Name] {
 			t.Errorf("%s: safe = %v, want %v", tl.Name, got, want[tl.Name])
 		}
 	}

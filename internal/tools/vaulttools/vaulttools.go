@@ -14,10 +14,38 @@
 package vaulttools
 
 import (
+	"embed"
 	"time"
 
 	"tai/internal/tools"
 )
+
+// Group is the catalogue group of these tools.
+const Group = "vault"
+
+// docs holds the tools' descriptions (see tools.Group).
+//
+//go:embed *.md
+var docs embed.FS
+
+// when formats a vault timestamp (Unix seconds) for the model.
+func when(unix int64) string { return time.Unix(unix, 0).Format("2006-01-02 15:04") }
+
+// Tools returns the vault group.
+func Tools() []*tools.Tool {
+	group := tools.Group{Name: Group, Docs: docs}
+	set := group.Tool(SecretSetName, nil)
+	set.Hidden = []string{"value"} // never shown, logged or digested
+	return []*tools.Tool{
+		tools.DefineVault(group.Tool(SecretListName, tools.AlwaysSafe), secretList),
+		tools.DefineVault(set, secretSet, tools.ConsentBy(secretSetConsent)),
+		tools.DefineVault(group.Tool(SecretDeleteName, nil), secretDelete, tools.ConsentBy(secretDeleteConsent)),
+		tools.DefineVault(group.Tool(RecordGetName, tools.AlwaysSafe), recordGet),
+		tools.DefineVault(group.Tool(RecordSearchName, tools.AlwaysSafe), recordSearch),
+		tools.DefineVault(group.Tool(RecordDeleteName, nil), recordDelete, tools.ConsentBy(recordDeleteConsent)),
+		tools.DefineVault(group.Tool(AuditQueryName, tools.AlwaysSafe), auditQuery),
+	}
+}
 
 // Tool names.
 const (
@@ -29,18 +57,3 @@ const (
 	RecordDeleteName = "record_delete"
 	AuditQueryName   = "audit_query"
 )
-
-// Group is the catalogue group of these tools.
-const Group = "vault"
-
-// Tools returns the vault group.
-func Tools() []*tools.Tool {
-	return []*tools.Tool{
-		secretListTool(), secretSetTool(), secretDeleteTool(),
-		recordGetTool(), recordSearchTool(), recordDeleteTool(),
-		auditQueryTool(),
-	}
-}
-
-// when formats a vault timestamp (Unix seconds) for the model.
-func when(unix int64) string { return time.Unix(unix, 0).Format("2006-01-02 15:04") }

@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -225,15 +224,6 @@ func bodyText(body []byte, truncated bool) string {
 		s += fmt.Sprintf("\n[body over %s bytes: the rest was not downloaded]", clip.Count(maxBody))
 	}
 	return s
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // withApprovals gives ctx the approval policy's answers where the caller

@@ -2,8 +2,6 @@ package web
 
 import (
 	"context"
-	_ "embed"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -12,47 +10,16 @@ import (
 	"tai/internal/tools/clip"
 )
 
-// FetchName is the web_fetch tool's name.
-const FetchName = "web_fetch"
+func fetchSafe(a fetchArgs) bool { return a.Secret == nil }
 
-//go:embed fetch.md
-var fetchDescription string
-
-var fetchSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "url": {"type": "string", "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://", "description": "The http or https URL to fetch."},
-    "raw": {"type": "boolean", "description": "Return HTML as received instead of converting it to text."},
-    "secret": ` + secretSchema + `
-  },
-  "required": ["url"],
-  "additionalProperties": false
-}`)
-
-type fetchArgs struct {
-	URL    string     `json:"url"`
-	Raw    bool       `json:"raw"`
-	Secret *secretRef `json:"secret"`
+func fetchConsent(_ tools.Call, a fetchArgs) tools.Consent {
+	return consent(FetchName, http.MethodGet, a.URL, nil, "", a.Secret)
 }
 
-// Fetch returns the web_fetch tool. A fetch only reads, so it is safe,
-// unless it sends a secret.
-func Fetch() *tools.Tool {
-	return tools.Define(tools.Tool{
-		Name:        FetchName,
-		Description: fetchDescription,
-		Schema:      fetchSchema,
-		Group:       Group,
-		Reach:       urlReach,
-		Safe: func(raw json.RawMessage) bool {
-			a, err := tools.DecodeArgs[fetchArgs](raw)
-			return err == nil && a.Secret == nil
-		},
-		Consent: func(raw json.RawMessage) tools.Consent {
-			a, _ := tools.DecodeArgs[fetchArgs](raw)
-			return consent(FetchName, http.MethodGet, a.URL, nil, "", a.Secret)
-		},
-	}, runFetch)
+type fetchArgs struct {
+	URL    string     `json:"url" jsonschema:"The http or https URL to fetch." pattern:"^[Hh][Tt][Tt][Pp][Ss]?://"`
+	Raw    bool       `json:"raw,omitempty" jsonschema:"Return HTML as received instead of converting it to text."`
+	Secret *secretRef `json:"secret,omitempty" jsonschema:"Send a vault secret of the current profile in a request header. Name it; its value is never shown."`
 }
 
 func runFetch(ctx context.Context, call tools.Call, a fetchArgs) (tools.Result, error) {

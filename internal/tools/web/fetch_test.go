@@ -199,14 +199,14 @@ func TestFetch_Cancel(t *testing.T) {
 }
 
 func TestFetch_SafeOnlyWithoutSecret(t *testing.T) {
-	if !Fetch().IsSafe(json.RawMessage(`{"url": "https://example.com"}`)) {
+	if !Fetch().IsSafe(tools.Call{Args: json.RawMessage(`{"url": "https://example.com"}`)}) {
 		t.Error("a plain fetch only reads; want safe")
 	}
 	withSecret := json.RawMessage(`{"url": "https://example.com", "secret": {"name": "TOKEN", "header": "Authorization"}}`)
-	if Fetch().IsSafe(withSecret) {
+	if Fetch().IsSafe(tools.Call{Args: withSecret}) {
 		t.Error("a fetch that sends a secret must ask")
 	}
-	c := Fetch().Consent(withSecret)
+	c := Fetch().ConsentFor(tools.Call{Args: withSecret})
 	if c.Title != "web_fetch: GET https://example.com with secret TOKEN" || !strings.Contains(c.Detail, "Authorization: [secret TOKEN from the vault, not shown]") {
 		t.Errorf("consent %+v", c)
 	}

@@ -2,41 +2,14 @@ package web
 
 import (
 	"context"
-	_ "embed"
-	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"tai/internal/tools"
 	"tai/internal/tools/clip"
 )
-
-// RequestName is the http_request tool's name.
-const RequestName = "http_request"
-
-//go:embed request.md
-var requestDescription string
-
-var requestSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "method": {"type": "string", "enum": ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"], "description": "Default GET."},
-    "url": {"type": "string", "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://", "description": "The http or https URL."},
-    "headers": {"type": "object", "additionalProperties": {"type": "string"}, "maxProperties": 50, "description": "Request headers by name."},
-    "body": {"type": "string", "maxLength": 1048576, "description": "Request body, sent as is; set Content-Type in headers."},
-    "secret": ` + secretSchema + `
-  },
-  "required": ["url"],
-  "additionalProperties": false
-}`)
-
-type requestArgs struct {
-	Method  string            `json:"method"`
-	URL     string            `json:"url"`
-	Headers map[string]string `json:"headers"`
-	Body    string            `json:"body"`
-	Secret  *secretRef        `json:"secret"`
-}
 
 func (a requestArgs) method() string {
 	if a.Method == "" {
@@ -45,20 +18,16 @@ func (a requestArgs) method() string {
 	return a.Method
 }
 
-// Request returns the http_request tool. A request can change anything a
-// server offers, so it is never safe.
-func Request() *tools.Tool {
-	return tools.Define(tools.Tool{
-		Name:        RequestName,
-		Description: requestDescription,
-		Schema:      requestSchema,
-		Group:       Group,
-		Reach:       urlReach,
-		Consent: func(raw json.RawMessage) tools.Consent {
-			a, _ := tools.DecodeArgs[requestArgs](raw)
-			return consent(RequestName, a.method(), a.URL, a.Headers, a.Body, a.Secret)
-		},
-	}, runRequest)
+type requestArgs struct {
+	Method  string            `json:"method,omitempty" jsonschema:"Default GET." enum:"GET,HEAD,POST,PUT,PATCH,DELETE,OPTIONS"`
+	URL     string            `json:"url" jsonschema:"The http or https URL." pattern:"^[Hh][Tt][Tt][Pp][Ss]?://"`
+	Headers map[string]string `json:"headers,omitempty" jsonschema:"Request headers by name." maxProperties:"50"`
+	Body    string            `json:"body,omitempty" jsonschema:"Request body, sent as is; set Content-Type in headers." maxLength:"1048576"`
+	Secret  *secretRef        `json:"secret,omitempty" jsonschema:"Send a vault secret of the current profile in a request header. Name it; its value is never shown."`
+}
+
+func requestConsent(_ tools.Call, a requestArgs) tools.Consent {
+	return consent(RequestName, a.method(), a.URL, a.Headers, a.Body, a.Secret)
 }
 
 func runRequest(ctx context.Context, call tools.Call, a requestArgs) (tools.Result, error) {
@@ -69,7 +38,7 @@ func runRequest(ctx context.Context, call tools.Call, a requestArgs) (tools.Resu
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s\n", resp.proto, resp.status)
-	for _, k := range sortedKeys(resp.header) {
+	for _, k := range slices.Sorted(maps.Keys(resp.header)) {
 		for _, v := range resp.header[k] {
 			fmt.Fprintf(&b, "%s: %s\n", k, clip.Clean(v))
 		}

@@ -77,10 +77,10 @@ func TestRequest_BadInputs(t *testing.T) {
 
 func TestRequest_NeverSafe(t *testing.T) {
 	args := json.RawMessage(`{"method": "DELETE", "url": "https://api.example.com/repos/x", "headers": {"Accept": "application/json"}` + secretArg + `}`)
-	if Request().IsSafe(args) || Request().IsSafe(json.RawMessage(`{"url": "https://example.com"}`)) {
+	if Request().IsSafe(tools.Call{Args: args}) || Request().IsSafe(tools.Call{Args: json.RawMessage(`{"url": "https://example.com"}`)}) {
 		t.Error("http_request must never be safe")
 	}
-	c := Request().Consent(args)
+	c := Request().ConsentFor(tools.Call{Args: args})
 	if c.Title != "http_request: DELETE https://api.example.com/repos/x with secret GITHUB_TOKEN" {
 		t.Errorf("title %q", c.Title)
 	}

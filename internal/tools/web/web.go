@@ -4,8 +4,10 @@
 package web
 
 import (
-	"encoding/json"
+	"embed"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	tai "tai"
@@ -21,27 +23,40 @@ func Tools() []*tools.Tool {
 	return []*tools.Tool{Fetch(), Request()}
 }
 
+// Tool names.
+const (
+	FetchName   = "web_fetch"
+	RequestName = "http_request"
+)
+
+// docs holds the tools' descriptions (see tools.Group).
+//
+//go:embed *.md
+var docs embed.FS
+
+// group declares this group's tools.
+var group = tools.Group{Name: Group, Docs: docs}
+
+// Fetch returns the web_fetch tool. A fetch only reads, so it is safe,
+// unless it sends a secret.
+func Fetch() *tools.Tool {
+	return tools.Define(group.Tool(FetchName, nil), runFetch, urlReach(func(a fetchArgs) string { return a.URL }), tools.SafeIf(fetchSafe), tools.ConsentBy(fetchConsent))
+}
+
+// Request returns the http_request tool. A request can change anything a
+// server offers, so it is never safe.
+func Request() *tools.Tool {
+	return tools.Define(group.Tool(RequestName, nil), runRequest, urlReach(func(a requestArgs) string { return a.URL }), tools.ConsentBy(requestConsent))
+}
+
 var userAgent = "tai/" + tai.Version
 
 // secretRef names a vault secret to send in a header.
 type secretRef struct {
-	Name   string `json:"name"`
-	Header string `json:"header"`
-	Prefix string `json:"prefix"`
+	Name   string `json:"name" jsonschema:"The secret's name in the vault." pattern:"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$"`
+	Header string `json:"header" jsonschema:"Header that carries it, such as Authorization." pattern:"^[A-Za-z0-9!#$%&'*+.^_|~-]+$"`
+	Prefix string `json:"prefix,omitempty" jsonschema:"Text sent before the value, such as \"Bearer \"." maxLength:"64"`
 }
-
-// secretSchema is the schema of the secret argument both tools take.
-const secretSchema = `{
-      "type": "object",
-      "description": "Send a vault secret of the current profile in a request header. Name it; its value is never shown.",
-      "properties": {
-        "name": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$", "description": "The secret's name in the vault."},
-        "header": {"type": "string", "pattern": "^[A-Za-z0-9!#$%&'*+.^_|~-]+$", "description": "Header that carries it, such as Authorization."},
-        "prefix": {"type": "string", "maxLength": 64, "description": "Text sent before the value, such as \"Bearer \"."}
-      },
-      "required": ["name", "header"],
-      "additionalProperties": false
-    }`
 
 // headerName is an HTTP header field name (an RFC 9110 token).
 var headerName = lazyre.New("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$")
@@ -51,7 +66,7 @@ var headerName = lazyre.New("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$")
 func consent(tool, method, url string, header map[string]string, body string, s *secretRef) tools.Consent {
 	var d strings.Builder
 	fmt.Fprintf(&d, "%s %s\n", method, url)
-	for _, k := range sortedKeys(header) {
+	for _, k := range slices.Sorted(maps.Keys(header)) {
 		fmt.Fprintf(&d, "%s: %s\n", k, header[k])
 	}
 	if s != nil {
@@ -75,11 +90,7 @@ func consent(tool, method, url string, header map[string]string, body string, s 
 	return c
 }
 
-// urlReach is the Reach of both tools: the URL they request.
-func urlReach(call tools.Call) tools.Reach {
-	var a struct {
-		URL string `json:"url"`
-	}
-	_ = json.Unmarshal(call.Args, &a)
-	return tools.Reach{URLs: []string{a.URL}}
+// urlReach is the Reach rule of both tools: the URL they request.
+func urlReach[In any](url func(In) string) tools.Rule[In] {
+	return tools.ReachBy(func(_ tools.Call, a In) tools.Reach { return tools.Reach{URLs: []string{url(a)}} })
 }
