@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
 
 	"tai/internal/catalog"
@@ -16,7 +15,8 @@ import (
 // testdata/servers nor testdata/unseen uses. These tests check only that
 // the data is sound: they do not run the selector on it.
 
-var blindLabel = regexp.MustCompile(`^[a-z0-9_]+$`)
+// toolLabel is a tool name as tai gives it: lower case, digits and underscores.
+var toolLabel = regexp.MustCompile(`^[a-z0-9_]+$`)
 
 func readBlindQueries(t *testing.T) []query {
 	t.Helper()
@@ -126,36 +126,7 @@ func TestBlindData_LabelsNameExistingTools(t *testing.T) {
 	if len(qs) < 150 {
 		t.Errorf("queries.json has %d queries, want at least 150", len(qs))
 	}
-	seen := map[string]bool{}
-	for i, q := range qs {
-		text := strings.TrimSpace(q.Query)
-		if text == "" {
-			t.Errorf("query %d is empty", i+1)
-		}
-		if seen[text] {
-			t.Errorf("query %d repeats %q", i+1, text)
-		}
-		seen[text] = true
-		if len(q.Tools) == 0 {
-			t.Errorf("query %d (%q) has no tools", i+1, text)
-		}
-		labels := map[string]bool{}
-		for _, name := range q.Tools {
-			switch {
-			case labels[name]:
-				t.Errorf("query %d (%q) names %s twice", i+1, text, name)
-			case !blindLabel.MatchString(name):
-				t.Errorf("query %d (%q): %s is not a tool name as tai gives it", i+1, text, name)
-			case len(name) > 64:
-				t.Errorf("query %d (%q): %s is longer than a bridged name can be", i+1, text, name)
-			case count[name] == 0:
-				t.Errorf("query %d (%q): no tool is named %s", i+1, text, name)
-			case count[name] > 1:
-				t.Errorf("query %d (%q): %d tools are named %s", i+1, text, count[name], name)
-			}
-			labels[name] = true
-		}
-	}
+	checkLabels(t, qs, count)
 }
 
 func TestBlindData_Coverage(t *testing.T) {

@@ -64,6 +64,15 @@ func TestUnseenData_LabelsNameExistingTools(t *testing.T) {
 	if len(qs) < 150 {
 		t.Errorf("queries.json has %d queries, want at least 150", len(qs))
 	}
+	checkLabels(t, qs, count)
+}
+
+// checkLabels checks a labelled set against the catalogue's name counts:
+// every query is non-empty and unique, names at least one tool, and each
+// label is a name as tai gives it that exactly one tool of the catalogue
+// answers to (more would mean the bridge renamed it).
+func checkLabels(t *testing.T, qs []query, count map[string]int) {
+	t.Helper()
 	seen := map[string]bool{}
 	for i, q := range qs {
 		text := strings.TrimSpace(q.Query)
@@ -82,6 +91,8 @@ func TestUnseenData_LabelsNameExistingTools(t *testing.T) {
 			switch {
 			case labels[name]:
 				t.Errorf("query %d (%q) names %s twice", i+1, text, name)
+			case !toolLabel.MatchString(name):
+				t.Errorf("query %d (%q): %s is not a tool name as tai gives it", i+1, text, name)
 			case len(name) > 64:
 				t.Errorf("query %d (%q): %s is longer than a bridged name can be", i+1, text, name)
 			case count[name] == 0:
