@@ -7,7 +7,9 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"sync"
 
+	"tai/internal/leak"
 	"tai/internal/profile"
 	"tai/internal/textsafe"
 	"tai/internal/tools"
@@ -48,6 +50,10 @@ type Approver struct {
 	// Secrets returns the secret values a request must never carry, by
 	// name; nil means the vault's and tai's own environment secrets.
 	Secrets func(ctx context.Context) map[string]string
+
+	leakMu  sync.Mutex
+	leakIdx *leak.Index // of the secrets whose digest is leakKey
+	leakKey string
 }
 
 // Verdict is the outcome of Approve; tools.Invoke acts on it.

@@ -2,6 +2,9 @@ package agent
 
 import (
 	"context"
+	"crypto/sha256"
+	"maps"
+	"slices"
 
 	"tai/internal/leak"
 	"tai/internal/secretenv"
@@ -17,7 +20,7 @@ func (a *Approver) leaks(ctx context.Context, call tools.Call) (Verdict, bool) {
 	if len(secrets) == 0 {
 		return Verdict{}, false
 	}
-	name, how, found := leak.Find(string(call.Args), secrets)
+	name, how, found := a.leakIndex(secrets).Find(string(call.Args))
 	if !found {
 		return Verdict{}, false
 	}
@@ -37,4 +40,21 @@ func (a *Approver) secrets(ctx context.Context) map[string]string {
 		return a.Store.KnownSecrets(ctx)
 	}
 	return secretenv.Values()
+}
+
+// leakIndex is the index of secrets, built once per set of values: an
+// index takes milliseconds to build and every bridged call and web
+// request is checked, so it is kept until a secret changes.
+func (a *Approver) leakIndex(secrets map[string]string) *leak.Index {
+	h := sha256.New()
+	for _, name := range slices.Sorted(maps.Keys(secrets)) {
+		h.Write([]byte(name + "\x00" + secrets[name] + "\x00"))
+	}
+	key := string(h.Sum(nil))
+	a.leakMu.Lock()
+	defer a.leakMu.Unlock()
+	if a.leakIdx == nil || a.leakKey != key {
+		a.leakIdx, a.leakKey = leak.NewIndex(secrets), key
+	}
+	return a.leakIdx
 }
