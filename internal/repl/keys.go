@@ -46,6 +46,16 @@ const (
 	pasteEnd   = "\x1b[201~"
 )
 
+// controlKeys are the one-byte keys: Backspace and the Emacs-style
+// control keys.
+var controlKeys = map[byte]keyKind{
+	0x7f: keyBackspace, 0x08: keyBackspace,
+	0x01: keyHome, 0x05: keyEnd, 0x02: keyLeft, 0x06: keyRight,
+	0x10: keyUp, 0x0e: keyDown,
+	0x0b: keyKillEnd, 0x15: keyKillStart, 0x17: keyKillWord,
+	'\t': keyTab, 0x03: keyInterrupt, 0x04: keyEOF, 0x0c: keyClear,
+}
+
 // decodeKey reads one key from the start of b. It returns the key and how
 // many bytes it took; n is 0 when b holds only the start of a key (an
 // escape sequence, a character or a paste not yet complete), so the
@@ -62,36 +72,11 @@ func decodeKey(b []byte, final bool) (k key, n int) {
 		// editor through the terminal's cooked mode, which turns Enter's
 		// CR into LF. So Ctrl-J cannot be the newline key.
 		return key{kind: keyEnter}, 1
-	case 0x7f, 0x08:
-		return key{kind: keyBackspace}, 1
-	case 0x01:
-		return key{kind: keyHome}, 1
-	case 0x05:
-		return key{kind: keyEnd}, 1
-	case 0x02:
-		return key{kind: keyLeft}, 1
-	case 0x06:
-		return key{kind: keyRight}, 1
-	case 0x10:
-		return key{kind: keyUp}, 1
-	case 0x0e:
-		return key{kind: keyDown}, 1
-	case 0x0b:
-		return key{kind: keyKillEnd}, 1
-	case 0x15:
-		return key{kind: keyKillStart}, 1
-	case 0x17:
-		return key{kind: keyKillWord}, 1
-	case '\t':
-		return key{kind: keyTab}, 1
-	case 0x03:
-		return key{kind: keyInterrupt}, 1
-	case 0x04:
-		return key{kind: keyEOF}, 1
-	case 0x0c:
-		return key{kind: keyClear}, 1
 	case 0x1b:
 		return decodeEscape(b, final)
+	}
+	if k, ok := controlKeys[c]; ok {
+		return key{kind: k}, 1
 	}
 	if c < 0x20 {
 		return key{kind: keyIgnored}, 1
