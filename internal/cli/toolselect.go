@@ -28,7 +28,7 @@ description, parameters}.
 
 The budget follows the catalogue and the model: a catalogue within 5% of
 the model's context window is offered whole; a larger one gets 5% of its
-tokens (at least 6,000 tokens and 24 tools, one tool per 250 tokens), but
+tokens (at least 6,000 tokens and 24 tools, one tool per 200 tokens), but
 never more than 10% of the context window. The window is the usual one
 of the profile's model provider (128,000 tokens where it is not known).
 --json prints {"tools":[names…],"tokens":N,"catalogue_tokens":M}.`,

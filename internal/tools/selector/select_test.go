@@ -222,17 +222,17 @@ func TestRank_CompoundWordsMatchTheirParts(t *testing.T) {
 
 // The budget rule: everything when the catalogue fits in 5% of the
 // context window; otherwise 5% of the catalogue, at least the default,
-// at most 10% of the window; one tool per 250 tokens.
+// at most 10% of the window; one tool per 200 tokens.
 func TestBudgetFor(t *testing.T) {
 	for _, c := range []struct {
 		catalogue, context int
 		want               selector.Budget
 	}{
 		{5_000, 200_000, selector.Budget{MaxTools: math.MaxInt, MaxTokens: 5_000}},
-		{10_000, 0, selector.Budget{MaxTools: 24, MaxTokens: 6_000}}, // 128k assumed: over 5%, under the default
-		{129_000, 200_000, selector.Budget{MaxTools: 25, MaxTokens: 6_450}},
-		{325_000, 200_000, selector.Budget{MaxTools: 65, MaxTokens: 16_250}},
-		{325_000, 128_000, selector.Budget{MaxTools: 51, MaxTokens: 12_800}},
+		{10_000, 0, selector.Budget{MaxTools: 30, MaxTokens: 6_000}}, // 128k assumed: over 5%, under the default
+		{129_000, 200_000, selector.Budget{MaxTools: 32, MaxTokens: 6_450}},
+		{325_000, 200_000, selector.Budget{MaxTools: 81, MaxTokens: 16_250}},
+		{325_000, 128_000, selector.Budget{MaxTools: 64, MaxTokens: 12_800}},
 		{325_000, 32_768, selector.Budget{MaxTools: 24, MaxTokens: 3_276}}, // the window's 10% wins over the default
 	} {
 		if got := selector.BudgetFor(c.catalogue, c.context); got != c.want {
