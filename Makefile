@@ -72,8 +72,9 @@ bench-cache:
 # Tool selection: recall (all, reachable, native), offered tokens and their
 # share of the catalogue, and selection time, for tai's selector beside plain
 # BM25 top-k at the same tokens, on the captured catalogue (tune, held-out),
-# the unseen set, the blind set when testdata/blind holds it, and a synthetic
-# 3,200-tool catalogue.
+# the unseen set, the two blind sets, and a synthetic 3,200-tool catalogue.
+# TAI_BENCH_WINDOW=N sizes the budgets for a model with an N-token context
+# window (default 128,000).
 bench-select:
 	@echo "$$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //') ($$(nproc) cores), $$($(GO) version | cut -d' ' -f3-)"
 	$(GO) test -run '^$$' -bench 'Selection|Select3200|Index3200' -benchtime 2s ./internal/tools/selector/

@@ -2,8 +2,10 @@ package selector_test
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 
 	"tai/internal/tools"
@@ -29,6 +31,11 @@ type contenders struct {
 	ev   method // the baseline's method, offer set by at
 }
 
+// benchWindow is the model's context window the benchmark sizes budgets
+// for: TAI_BENCH_WINDOW tokens when set, else the selector's default
+// (128,000), so that one run can show recall at another model's window.
+var benchWindow, _ = strconv.Atoi(os.Getenv("TAI_BENCH_WINDOW"))
+
 func newContenders(cat []*tools.Tool) *contenders {
 	ix := selector.NewIndex(cat)
 	var offerable []*tools.Tool // the baseline too offers no tool the bridge keeps back
@@ -45,7 +52,7 @@ func newContenders(cat []*tools.Tool) *contenders {
 	}
 	return &contenders{
 		tai: method{"tai", func(in string) []*tools.Tool {
-			return selector.Selector{}.Select(ix, selector.Request{Query: selector.Query{Input: in}}).Tools
+			return selector.Selector{ContextTokens: benchWindow}.Select(ix, selector.Request{Query: selector.Query{Input: in}}).Tools
 		}, kept, native},
 		base: newBM25(offerable),
 		ev:   method{name: "bm25", kept: kept, native: native},
