@@ -5,6 +5,10 @@
 package catalog
 
 import (
+	_ "embed"
+	"strings"
+	"sync"
+
 	"tai/internal/mcp/bridge"
 	"tai/internal/tools"
 	"tai/internal/tools/fs"
@@ -21,14 +25,42 @@ import (
 	"tai/internal/tools/web"
 )
 
-// Native returns every native tool, freshly built.
+// Native returns every native tool, freshly built, each with its Asks.
 func Native() []*tools.Tool {
 	var out []*tools.Tool
+	phrasings := asks()
 	for _, group := range groups {
-		out = append(out, group()...)
+		for _, t := range group() {
+			t.Asks = phrasings[t.Name]
+			out = append(out, t)
+		}
 	}
 	return out
 }
+
+// asksText holds, for every native tool, how people ask for what it does
+// in their own words (tools.Tool.Asks): a "# name" line, then a phrase a
+// line. It was written without reading any of the selector's evaluation
+// sets (docs/benchmarks.md, "Tool selection").
+//
+//go:embed asks.txt
+var asksText string
+
+// asks is asksText by tool name, read on first use.
+var asks = sync.OnceValue(func() map[string]string {
+	out := map[string]string{}
+	name := ""
+	for line := range strings.Lines(asksText) {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "#"):
+			name = strings.TrimSpace(strings.TrimPrefix(line, "#"))
+		case line != "" && name != "":
+			out[name] += line + "\n"
+		}
+	}
+	return out
+})
 
 // groups lists each tool group's constructor.
 var groups = []func() []*tools.Tool{

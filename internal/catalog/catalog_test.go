@@ -3,6 +3,7 @@ package catalog
 import (
 	"encoding/json"
 	"regexp"
+	"strings"
 	"testing"
 
 	"tai/internal/tools"
@@ -52,3 +53,31 @@ func TestNative_NamesAndClosedSchemas(t *testing.T) {
 // with tools.Define and serves the schema its argument struct derives, so
 // a property, its limits and the field that receives it are stated once.
 func TestNative_DeclaredWithDefine(t *testing.T) { tooltest.CheckDeclared(t, served()) }
+
+// Every native tool has its phrasings, at least a dozen, and every block
+// of asks.txt names a native tool once: a renamed tool or a new one
+// without them would silently lose the selector's everyday words.
+func TestNative_EveryToolHasItsAsks(t *testing.T) {
+	native := map[string]bool{}
+	for _, tl := range Native() {
+		native[tl.Name] = true
+		if n := len(strings.Split(strings.TrimSpace(tl.Asks), "\n")); tl.Asks == "" || n < 12 {
+			t.Errorf("%s: %d phrasings in asks.txt, want at least 12", tl.Name, n)
+		}
+	}
+	seen := map[string]bool{}
+	for line := range strings.Lines(asksText) {
+		name, ok := strings.CutPrefix(strings.TrimSpace(line), "#")
+		if !ok {
+			continue
+		}
+		name = strings.TrimSpace(name)
+		if !native[name] {
+			t.Errorf("asks.txt has a block for %q, which is no native tool", name)
+		}
+		if seen[name] {
+			t.Errorf("asks.txt has two blocks for %q", name)
+		}
+		seen[name] = true
+	}
+}

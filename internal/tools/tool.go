@@ -35,6 +35,10 @@ type Tool struct {
 	Schema json.RawMessage
 	// Group names the catalogue group ("files", "shell", "mcp", …).
 	Group string
+	// Asks is how people ask for what the tool does, in their own words,
+	// one phrase a line: matched by the tool selector, never sent to a
+	// model or served (native tools only; see docs/benchmarks.md).
+	Asks string
 
 	// Safe reports whether a call with these validated arguments may run
 	// without asking. Nil means never safe.

@@ -22,6 +22,9 @@ type field struct {
 	text   func(d *doc) string
 	// compounds: words run together here are also indexed as their parts.
 	compounds bool
+	// sparse: few tools have the field, so its lengths are normalised by
+	// the mean over those that do, not over the whole catalogue.
+	sparse bool
 }
 
 // doc is the text of one tool, its schema read once.
@@ -36,14 +39,20 @@ type doc struct {
 // it does; the rest of the description and the arguments (names, then
 // descriptions and enum values) add the vocabulary people use for inputs.
 var fields = []field{
-	{3, func(d *doc) string { return localName(d.t) }, true},
-	{2, func(d *doc) string { return d.t.Server }, true},
-	{0.5, func(d *doc) string { return d.t.Group }, false},
-	{1, func(d *doc) string { return summary(d.t.Description) }, false},
-	{1, func(d *doc) string { return d.t.Description }, false},
-	{0.7, func(d *doc) string { return strings.Join(d.argNames, " ") }, false},
-	{0.3, func(d *doc) string { return d.argText }, false},
+	{3, func(d *doc) string { return localName(d.t) }, true, false},
+	{2, func(d *doc) string { return d.t.Server }, true, false},
+	{0.5, func(d *doc) string { return d.t.Group }, false, false},
+	{1, func(d *doc) string { return summary(d.t.Description) }, false, false},
+	{1, func(d *doc) string { return d.t.Description }, false, false},
+	{0.7, func(d *doc) string { return strings.Join(d.argNames, " ") }, false, false},
+	{0.3, func(d *doc) string { return d.argText }, false, false},
+	{asksWeight, func(d *doc) string { return d.t.Asks }, false, true},
 }
+
+// asksWeight weighs a native tool's phrasings (tools.Tool.Asks) like its
+// description: they say what it answers in the words people use, and
+// are never offered, so they cost no tokens.
+const asksWeight = 1
 
 // posting is one tool's weight for one term: its BM25F term score.
 type posting struct {
@@ -99,6 +108,7 @@ func NewIndex(ts []*tools.Tool) *Index {
 	}
 	split := compounds{df: df, memo: map[string][]string{}}
 	lens := make([]float64, len(fields))
+	have := make([]int, len(fields)) // tools with words in each field
 	for i := range ts {
 		k := 0
 		for f := range fields {
@@ -111,9 +121,12 @@ func NewIndex(ts []*tools.Tool) *Index {
 			for _, c := range docs[i][f] {
 				lens[f] += float64(c)
 			}
+			if len(docs[i][f]) > 0 {
+				have[f]++
+			}
 		}
 	}
-	ix.weigh(docs, lens)
+	ix.weigh(docs, lens, have)
 	ix.nameServers()
 	return ix
 }
@@ -165,11 +178,15 @@ func (ix *Index) mostlyOf(term, srv string) bool {
 }
 
 // weigh turns term counts into BM25F postings.
-func (ix *Index) weigh(docs [][]map[string]int, lens []float64) {
+func (ix *Index) weigh(docs [][]map[string]int, lens []float64, have []int) {
 	n := float64(len(docs))
 	avg := make([]float64, len(fields))
 	for f := range fields {
-		avg[f] = math.Max(lens[f]/math.Max(n, 1), 1)
+		m := n
+		if fields[f].sparse {
+			m = float64(have[f])
+		}
+		avg[f] = math.Max(lens[f]/math.Max(m, 1), 1)
 	}
 	for i, doc := range docs {
 		tf := map[string]float64{} // weighted, length-normalized

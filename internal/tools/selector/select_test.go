@@ -309,3 +309,32 @@ func TestSelect_BestNativeMatchesFirst(t *testing.T) {
 		t.Errorf("offered %v without the native delete_path", names(got.Tools))
 	}
 }
+
+// A native tool's phrasings (tools.Tool.Asks) find it for a request in
+// words its description does not use, and cost nothing when it is
+// offered: the spec's size is its name, description and schema alone.
+func TestRank_AsksFindTheTool(t *testing.T) {
+	rec := tool("record_get", "Return a stored tool result by its id, in pages")
+	before := selector.SpecBytes(rec)
+	rec.Asks = "that output got chopped off, show all of it\nthe rest of what was cut short\n"
+	ts := []*tools.Tool{
+		rec,
+		tool("read_file", "Read a file"),
+		{Name: "mcp_tv_show_output", Description: "Show the output of a television channel", Server: "tv", Remote: "show_output"},
+	}
+	for i := range 20 {
+		ts = append(ts, tool(fmt.Sprintf("filler_%02d", i), fmt.Sprintf("Does unrelated thing number %d with widgets", i)))
+	}
+	ix := selector.NewIndex(ts)
+	hits := ix.Rank(selector.Query{Input: "it got chopped off halfway"})
+	if len(hits) == 0 || hits[0].Tool.Name != "record_get" {
+		t.Fatalf("a request in the phrasings' words ranked %v first, want record_get", names(hitTools(hits)))
+	}
+	if got := selector.SpecBytes(rec); got != before {
+		t.Errorf("phrasings changed the offered spec's size: %d bytes, was %d", got, before)
+	}
+	rec.Asks = ""
+	if hits := selector.NewIndex(ts).Rank(selector.Query{Input: "it got chopped off halfway"}); len(hits) > 0 && hits[0].Tool.Name == "record_get" {
+		t.Errorf("record_get ranked first without its phrasings: the test shows nothing: %v", names(hitTools(hits)))
+	}
+}
