@@ -2,6 +2,7 @@ package cli
 
 import (
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -9,8 +10,43 @@ import (
 	tai "tai"
 )
 
-// newRoot builds the command tree for one invocation.
+// newRoot builds the whole command tree.
 func newRoot(a *App) *cobra.Command {
+	return buildRoot(a, func(string) bool { return true })
+}
+
+// subcommands are tai's commands under the root, by name.
+var subcommands = []struct {
+	name  string
+	build func(*App) *cobra.Command
+}{
+	{"secret", newSecretCmd},
+	{"vault", newVaultCmd},
+	{"profile", newProfileCmd},
+	{"audit", newAuditCmd},
+	{"record", newRecordCmd},
+	{"tools", newToolsCmd},
+	{"mcp", newMCPCmd},
+	{"sessions", newSessionsCmd},
+	{"permissions", newPermissionsCmd},
+	{"doctor", newDoctorCmd},
+}
+
+// newRootFor is the command tree for the command line args with only the
+// subcommands args names: cobra resolves a command line to a subcommand
+// only by its name, and building all of them, with their flags and help,
+// is a third of a millisecond of every start (docs/benchmarks.md,
+// "Start-up"). Help and completion list every command, so for them it is
+// the whole tree.
+func newRootFor(a *App, args []string) *cobra.Command {
+	all := false
+	for _, arg := range args {
+		all = all || arg == "help" || arg == "-h" || strings.HasPrefix(arg, "--help") || arg == "completion" || strings.HasPrefix(arg, "__complete")
+	}
+	return buildRoot(a, func(name string) bool { return all || slices.Contains(args, name) })
+}
+
+func buildRoot(a *App, want func(name string) bool) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "tai [prompt]",
 		Short: "A terminal AI agent that speaks MCP in both directions",
@@ -48,18 +84,11 @@ listens on 127.0.0.1:8765 for MCP clients that send Authorization: Bearer KEY.`,
 	root.MarkFlagsMutuallyExclusive("continue", "resume")
 	addServeFlags(root, &a.serve)
 
-	root.AddCommand(
-		newSecretCmd(a),
-		newVaultCmd(a),
-		newProfileCmd(a),
-		newAuditCmd(a),
-		newRecordCmd(a),
-		newToolsCmd(a),
-		newMCPCmd(a),
-		newSessionsCmd(a),
-		newPermissionsCmd(a),
-		newDoctorCmd(a),
-	)
+	for _, c := range subcommands {
+		if want(c.name) {
+			root.AddCommand(c.build(a))
+		}
+	}
 	return root
 }
 
