@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -54,7 +55,6 @@ func buildRoot(a *App, want func(name string) bool) *cobra.Command {
 session, or with a prompt for one turn. It connects to MCP servers you
 register (tai mcp add) and serves its own tools over MCP: tai --serve-mcp KEY
 listens on 127.0.0.1:8765 for MCP clients that send Authorization: Bearer KEY.`,
-		Version:       tai.Describe(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Args:          cobra.ArbitraryArgs,
@@ -62,7 +62,6 @@ listens on 127.0.0.1:8765 for MCP clients that send Authorization: Bearer KEY.`,
 			return a.runRoot(cmd, args)
 		},
 	}
-	root.SetVersionTemplate("tai {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v; see --help", err) })
 
 	pf := root.PersistentFlags()
@@ -77,6 +76,10 @@ listens on 127.0.0.1:8765 for MCP clients that send Authorization: Bearer KEY.`,
 
 	lf := root.Flags()
 	lf.StringVarP(&a.flags.print, "print", "p", "", "run one turn with this prompt and print the answer")
+	// tai's own --version rather than cobra's: cobra's prints through a
+	// text/template parsed at that moment, and needs the description
+	// (build information) at every start (docs/benchmarks.md, "Start-up").
+	lf.BoolVarP(&a.flags.version, "version", "v", false, "version for tai")
 	lf.BoolVar(&a.flags.json, "json", false, "with a prompt: print one JSON event a line")
 	lf.BoolVar(&a.flags.continue_, "continue", false, "continue the last conversation of this profile and directory")
 	lf.StringArrayVar(&a.flags.addDirs, "add-dir", nil, "a further `DIR` whose files tools may read without asking (repeatable)")
@@ -96,6 +99,10 @@ listens on 127.0.0.1:8765 for MCP clients that send Authorization: Bearer KEY.`,
 // (arguments, -p, or piped stdin), else the interactive REPL.
 func (a *App) runRoot(cmd *cobra.Command, args []string) error {
 	ctx := cmd.Context()
+	if a.flags.version {
+		_, err := fmt.Fprintln(cmd.OutOrStdout(), "tai "+tai.Describe())
+		return err
+	}
 	if cmd.Flags().Changed("serve-mcp") {
 		return a.serveMCP(cmd, args)
 	}
