@@ -29,8 +29,10 @@ description, parameters}.
 The budget follows the catalogue and the model: a catalogue within 5% of
 the model's context window is offered whole; a larger one gets 5% of its
 tokens (at least 6,000 tokens and 24 tools, one tool per 250 tokens), but
-never more than 10% of the context window. The window is the usual one
-of the profile's model provider (128,000 tokens where it is not known).
+never more than 10% of the context window. The window is the profile's
+context_window setting (TAI_CONTEXT_WINDOW) where set, else the model's
+own where tai knows the model, else the usual one of its provider
+(128,000 tokens where none is known).
 --json prints {"tools":[names…],"tokens":N,"catalogue_tokens":M}.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
