@@ -166,28 +166,25 @@ func isBlank(l string) bool { return strings.TrimSpace(l) == "" }
 // indentOf counts l's leading blanks (tabs are expanded by detab).
 func indentOf(l string) int { return len(l) - len(strings.TrimLeft(l, " ")) }
 
-// detab expands the tabs of l's indentation to spaces, at stops of four.
+// detab expands to spaces, at stops of four, the tabs of l's indentation
+// and of the list and quote markers that open it ("-\tx" is an item).
 func detab(l string) string {
-	if !strings.HasPrefix(strings.TrimLeft(l, " "), "\t") {
+	end := 0
+	for end < len(l) && strings.IndexByte(" \t-*+>.)0123456789", l[end]) >= 0 {
+		end++
+	}
+	if strings.IndexByte(l[:end], '\t') < 0 {
 		return l
 	}
 	var b strings.Builder
-	col := 0
-	for i := 0; i < len(l); i++ {
-		switch l[i] {
-		case ' ':
-			b.WriteByte(' ')
-			col++
-		case '\t':
-			n := 4 - col%4
-			b.WriteString(strings.Repeat(" ", n))
-			col += n
-		default:
-			b.WriteString(l[i:])
-			return b.String()
+	for i := 0; i < end; i++ {
+		if l[i] == '\t' {
+			b.WriteString(strings.Repeat(" ", 4-b.Len()%4))
+		} else {
+			b.WriteByte(l[i])
 		}
 	}
-	return b.String()
+	return b.String() + l[end:]
 }
 
 // atxText is a heading's text without its closing #s.
@@ -634,6 +631,21 @@ func parseInlines(parent *mdNode, s string) {
 	}
 	p.flush()
 	p.emphasis(nil)
+	joinText(parent)
+}
+
+// joinText merges adjacent text nodes under n (left apart by delimiters
+// that matched nothing), so a line wraps between words, not inside one.
+func joinText(n *mdNode) {
+	for c := n.first; c != nil; c = c.next {
+		for c.kind == mdText && c.next != nil && c.next.kind == mdText {
+			c.text += c.next.text
+			c.next.unlink()
+		}
+		if c.first != nil {
+			joinText(c)
+		}
+	}
 }
 
 func (p *inlineParser) flush() {
