@@ -28,7 +28,7 @@ description, parameters}.
 
 The budget follows the catalogue and the model: a catalogue within 5% of
 the model's context window is offered whole; a larger one gets 5% of its
-tokens (at least 6,000 tokens and 24 tools, one tool per 250 tokens), but
+tokens (at least 6,000 tokens and 24 tools, one tool per 200 tokens), but
 never more than 10% of the context window. The window is the profile's
 context_window setting (TAI_CONTEXT_WINDOW) where set, else the model's
 own where tai knows the model, else the usual one of its provider

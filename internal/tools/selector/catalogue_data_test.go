@@ -216,3 +216,13 @@ func hasBlindSet() bool {
 func blindSetCatalogue(tb testing.TB) []*tools.Tool {
 	return catalogueOf(tb, "servers", filepath.Join("unseen", "servers"), filepath.Join("blind", "servers"))
 }
+
+func hasBlind2Set() bool {
+	_, err := os.Stat(filepath.Join("testdata", "blind2", "queries.json"))
+	return err == nil
+}
+
+// blind2SetCatalogue is every captured server of the four sets at once.
+func blind2SetCatalogue(tb testing.TB) []*tools.Tool {
+	return catalogueOf(tb, "servers", filepath.Join("unseen", "servers"), filepath.Join("blind", "servers"), filepath.Join("blind2", "servers"))
+}

@@ -121,7 +121,11 @@ func NewIndex(ts []*tools.Tool) *Index {
 // nameServers finds the words that name a server: a word of the server's
 // name for which at least half the tools using it anywhere belong to the
 // server. "linear" names a server called linear; "search" does not name
-// brave_search, since tools of every kind use it.
+// brave_search, since tools of every kind use it. A word's beginning of
+// at least minShortName letters that the catalogue uses, at least half
+// the time in the server's tools, names it too: people shorten "argocd"
+// to "argo" and "mongodb" to "mongo", as the servers' own descriptions
+// often do.
 func (ix *Index) nameServers() {
 	ix.members = map[string][]int32{}
 	for i, t := range ix.tools {
@@ -135,8 +139,29 @@ func (ix *Index) nameServers() {
 			if df := len(ix.postings[w]); df > 0 && 2*len(members) >= df && !slices.Contains(ix.named[w], srv) {
 				ix.named[w] = append(ix.named[w], srv)
 			}
+			for n := minShortName; n < len(w); n++ {
+				if p := w[:n]; ix.mostlyOf(p, srv) && !slices.Contains(ix.named[p], srv) {
+					ix.named[p] = append(ix.named[p], srv)
+				}
+			}
 		}
 	}
+}
+
+// minShortName is the fewest letters of a server's name that name it.
+const minShortName = 4
+
+// mostlyOf reports whether the catalogue uses term and at least half the
+// tools using it are srv's.
+func (ix *Index) mostlyOf(term, srv string) bool {
+	ps := ix.postings[term]
+	own := 0
+	for _, p := range ps {
+		if ix.tools[p.tool].Server == srv {
+			own++
+		}
+	}
+	return len(ps) > 0 && 2*own >= len(ps)
 }
 
 // weigh turns term counts into BM25F postings.

@@ -148,6 +148,7 @@ func (ix *Index) concepts(q Query) []concept {
 			}
 		})
 	}
+	add(kindsOf(q.Input), kindWeight) // the kinds of its payload: a phone number, a .xlsx file…
 	said, quoted := splitQuoted(q.Input)
 	said, named := splitPaths(said)
 	add(said, 1)

@@ -27,7 +27,7 @@ const (
 	offerAllShare   = 0.05
 	catalogueShare  = 0.05
 	maxContextShare = 0.10
-	tokensPerTool   = 250
+	tokensPerTool   = 200
 )
 
 // DefaultContextTokens is the context window assumed when the model's is

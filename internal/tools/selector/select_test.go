@@ -159,6 +159,27 @@ func TestRank_NamedServerFirst(t *testing.T) {
 	}
 }
 
+// A server's name shortened as its own tools write it ("argo" for argocd)
+// names the server; a beginning that tools of every kind use ("data" of
+// datadog) does not.
+func TestRank_ShortServerNameNamesIt(t *testing.T) {
+	ts := []*tools.Tool{
+		tool("todo_write", "Write the task list of this turn"),
+		{Name: "mcp_argocd_list_applications", Description: "List the applications Argo CD manages", Server: "argocd", Remote: "list_applications"},
+		{Name: "mcp_argocd_sync_application", Description: "Sync an application with its Argo CD source", Server: "argocd", Remote: "sync_application"},
+		{Name: "mcp_datadog_list_monitors", Description: "List monitors", Server: "datadog", Remote: "list_monitors"},
+		{Name: "mcp_db_query", Description: "Run a query over data", Server: "db", Remote: "query"},
+		{Name: "mcp_sheets_list", Description: "List data in a sheet", Server: "sheets", Remote: "list"},
+	}
+	ix := selector.NewIndex(ts)
+	if top := ix.Rank(selector.Query{Input: "the task list in argo"}); len(top) < 2 || top[0].Tool.Server != "argocd" {
+		t.Errorf("\"argo\" ranked %v first", names(hitTools(top)))
+	}
+	if top := ix.Rank(selector.Query{Input: "list the data"}); len(top) == 0 || top[0].Tool.Server == "datadog" {
+		t.Errorf("\"data\" named datadog: %v", names(hitTools(top)))
+	}
+}
+
 func hitTools(hs []selector.Hit) []*tools.Tool {
 	var out []*tools.Tool
 	for _, h := range hs {
@@ -222,17 +243,17 @@ func TestRank_CompoundWordsMatchTheirParts(t *testing.T) {
 
 // The budget rule: everything when the catalogue fits in 5% of the
 // context window; otherwise 5% of the catalogue, at least the default,
-// at most 10% of the window; one tool per 250 tokens.
+// at most 10% of the window; one tool per 200 tokens.
 func TestBudgetFor(t *testing.T) {
 	for _, c := range []struct {
 		catalogue, context int
 		want               selector.Budget
 	}{
 		{5_000, 200_000, selector.Budget{MaxTools: math.MaxInt, MaxTokens: 5_000}},
-		{10_000, 0, selector.Budget{MaxTools: 24, MaxTokens: 6_000}}, // 128k assumed: over 5%, under the default
-		{129_000, 200_000, selector.Budget{MaxTools: 25, MaxTokens: 6_450}},
-		{325_000, 200_000, selector.Budget{MaxTools: 65, MaxTokens: 16_250}},
-		{325_000, 128_000, selector.Budget{MaxTools: 51, MaxTokens: 12_800}},
+		{10_000, 0, selector.Budget{MaxTools: 30, MaxTokens: 6_000}}, // 128k assumed: over 5%, under the default
+		{129_000, 200_000, selector.Budget{MaxTools: 32, MaxTokens: 6_450}},
+		{325_000, 200_000, selector.Budget{MaxTools: 81, MaxTokens: 16_250}},
+		{325_000, 128_000, selector.Budget{MaxTools: 64, MaxTokens: 12_800}},
 		{325_000, 32_768, selector.Budget{MaxTools: 24, MaxTokens: 3_276}}, // the window's 10% wins over the default
 	} {
 		if got := selector.BudgetFor(c.catalogue, c.context); got != c.want {
