@@ -58,6 +58,7 @@ type globalFlags struct {
 	print     string
 	continue_ bool
 	resume    string
+	version   bool
 }
 
 // NewApp returns an App on real streams.

@@ -69,7 +69,7 @@ func Main(args []string) int {
 // Run executes one command line against app.
 func Run(ctx context.Context, app *App, args []string) int {
 	defer app.Close()
-	root := newRoot(app)
+	root := newRootFor(app, args)
 	root.SetArgs(args)
 	root.SetIn(app.Stdin)
 	root.SetOut(app.Stdout)

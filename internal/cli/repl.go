@@ -92,7 +92,7 @@ func (h *replHost) RunCommand(ctx context.Context, profile string, args []string
 	a := h.a
 	sub := &App{Stdin: a.Stdin, Stdout: a.Stdout, Stderr: a.Stderr, Getenv: a.Getenv,
 		IsTerminal: a.IsTerminal, ReadPassword: a.ReadPassword, store: a.store, person: person}
-	root := newRoot(sub)
+	root := newRootFor(sub, args)
 	if c, _, err := root.Find(args); err != nil || c == root {
 		fmt.Fprintf(a.Stderr, "tai: no subcommand in %q\n", strings.Join(args, " "))
 		return

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -9,8 +11,43 @@ import (
 	tai "tai"
 )
 
-// newRoot builds the command tree for one invocation.
+// newRoot builds the whole command tree.
 func newRoot(a *App) *cobra.Command {
+	return buildRoot(a, func(string) bool { return true })
+}
+
+// subcommands are tai's commands under the root, by name.
+var subcommands = []struct {
+	name  string
+	build func(*App) *cobra.Command
+}{
+	{"secret", newSecretCmd},
+	{"vault", newVaultCmd},
+	{"profile", newProfileCmd},
+	{"audit", newAuditCmd},
+	{"record", newRecordCmd},
+	{"tools", newToolsCmd},
+	{"mcp", newMCPCmd},
+	{"sessions", newSessionsCmd},
+	{"permissions", newPermissionsCmd},
+	{"doctor", newDoctorCmd},
+}
+
+// newRootFor is the command tree for the command line args with only the
+// subcommands args names: cobra resolves a command line to a subcommand
+// only by its name, and building all of them, with their flags and help,
+// is a third of a millisecond of every start (docs/benchmarks.md,
+// "Start-up"). Help and completion list every command, so for them it is
+// the whole tree.
+func newRootFor(a *App, args []string) *cobra.Command {
+	all := false
+	for _, arg := range args {
+		all = all || arg == "help" || arg == "-h" || strings.HasPrefix(arg, "--help") || arg == "completion" || strings.HasPrefix(arg, "__complete")
+	}
+	return buildRoot(a, func(name string) bool { return all || slices.Contains(args, name) })
+}
+
+func buildRoot(a *App, want func(name string) bool) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "tai [prompt]",
 		Short: "A terminal AI agent that speaks MCP in both directions",
@@ -18,7 +55,6 @@ func newRoot(a *App) *cobra.Command {
 session, or with a prompt for one turn. It connects to MCP servers you
 register (tai mcp add) and serves its own tools over MCP: tai --serve-mcp KEY
 listens on 127.0.0.1:8765 for MCP clients that send Authorization: Bearer KEY.`,
-		Version:       tai.Describe(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Args:          cobra.ArbitraryArgs,
@@ -26,7 +62,6 @@ listens on 127.0.0.1:8765 for MCP clients that send Authorization: Bearer KEY.`,
 			return a.runRoot(cmd, args)
 		},
 	}
-	root.SetVersionTemplate("tai {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v; see --help", err) })
 
 	pf := root.PersistentFlags()
@@ -41,6 +76,10 @@ listens on 127.0.0.1:8765 for MCP clients that send Authorization: Bearer KEY.`,
 
 	lf := root.Flags()
 	lf.StringVarP(&a.flags.print, "print", "p", "", "run one turn with this prompt and print the answer")
+	// tai's own --version rather than cobra's: cobra's prints through a
+	// text/template parsed at that moment, and needs the description
+	// (build information) at every start (docs/benchmarks.md, "Start-up").
+	lf.BoolVarP(&a.flags.version, "version", "v", false, "version for tai")
 	lf.BoolVar(&a.flags.json, "json", false, "with a prompt: print one JSON event a line")
 	lf.BoolVar(&a.flags.continue_, "continue", false, "continue the last conversation of this profile and directory")
 	lf.StringArrayVar(&a.flags.addDirs, "add-dir", nil, "a further `DIR` whose files tools may read without asking (repeatable)")
@@ -48,18 +87,11 @@ listens on 127.0.0.1:8765 for MCP clients that send Authorization: Bearer KEY.`,
 	root.MarkFlagsMutuallyExclusive("continue", "resume")
 	addServeFlags(root, &a.serve)
 
-	root.AddCommand(
-		newSecretCmd(a),
-		newVaultCmd(a),
-		newProfileCmd(a),
-		newAuditCmd(a),
-		newRecordCmd(a),
-		newToolsCmd(a),
-		newMCPCmd(a),
-		newSessionsCmd(a),
-		newPermissionsCmd(a),
-		newDoctorCmd(a),
-	)
+	for _, c := range subcommands {
+		if want(c.name) {
+			root.AddCommand(c.build(a))
+		}
+	}
 	return root
 }
 
@@ -67,6 +99,10 @@ listens on 127.0.0.1:8765 for MCP clients that send Authorization: Bearer KEY.`,
 // (arguments, -p, or piped stdin), else the interactive REPL.
 func (a *App) runRoot(cmd *cobra.Command, args []string) error {
 	ctx := cmd.Context()
+	if a.flags.version {
+		_, err := fmt.Fprintln(cmd.OutOrStdout(), "tai "+tai.Describe())
+		return err
+	}
 	if cmd.Flags().Changed("serve-mcp") {
 		return a.serveMCP(cmd, args)
 	}

@@ -7,45 +7,51 @@ package netaddr
 import (
 	"net/netip"
 	"strings"
+	"sync"
 )
 
 // ranges are the addresses outside the public internet, most specific
 // first: what a hostile page or prompt would aim a fetch at to reach this
-// machine, its network or a cloud's metadata service.
-var ranges = []struct {
+// machine, its network or a cloud's metadata service. Parsed on first
+// use, not at every start of tai.
+var ranges = sync.OnceValue(func() []addrRange {
+	return []addrRange{
+		{pfx("169.254.169.254/32"), "the cloud metadata address"},
+		{pfx("169.254.170.2/32"), "the cloud metadata address"}, // ECS task credentials
+		{pfx("100.100.100.200/32"), "the cloud metadata address"},
+		{pfx("192.0.0.192/32"), "the cloud metadata address"}, // Oracle Cloud
+		{pfx("fd00:ec2::254/128"), "the cloud metadata address"},
+		{pfx("255.255.255.255/32"), "the broadcast address"},
+		{pfx("0.0.0.0/8"), "an unspecified address"},
+		{pfx("127.0.0.0/8"), "a loopback address"},
+		{pfx("10.0.0.0/8"), "a private address"},
+		{pfx("172.16.0.0/12"), "a private address"},
+		{pfx("192.168.0.0/16"), "a private address"},
+		{pfx("100.64.0.0/10"), "a carrier-grade NAT address"},
+		{pfx("169.254.0.0/16"), "a link-local address"},
+		{pfx("192.0.0.0/24"), "a reserved address"},
+		{pfx("192.0.2.0/24"), "a reserved address"},
+		{pfx("198.18.0.0/15"), "a reserved address"},
+		{pfx("198.51.100.0/24"), "a reserved address"},
+		{pfx("203.0.113.0/24"), "a reserved address"},
+		{pfx("224.0.0.0/4"), "a multicast address"},
+		{pfx("240.0.0.0/4"), "a reserved address"},
+		{pfx("::/128"), "an unspecified address"},
+		{pfx("::1/128"), "a loopback address"},
+		{pfx("::/96"), "a reserved address"},         // IPv4-compatible, deprecated
+		{pfx("64:ff9b:1::/48"), "a private address"}, // local-use NAT64
+		{pfx("100::/64"), "a reserved address"},
+		{pfx("2001:db8::/32"), "a reserved address"},
+		{pfx("fc00::/7"), "a private address"},
+		{pfx("fec0::/10"), "a private address"}, // site-local, deprecated
+		{pfx("fe80::/10"), "a link-local address"},
+		{pfx("ff00::/8"), "a multicast address"},
+	}
+})
+
+type addrRange struct {
 	prefix netip.Prefix
 	kind   string
-}{
-	{pfx("169.254.169.254/32"), "the cloud metadata address"},
-	{pfx("169.254.170.2/32"), "the cloud metadata address"}, // ECS task credentials
-	{pfx("100.100.100.200/32"), "the cloud metadata address"},
-	{pfx("192.0.0.192/32"), "the cloud metadata address"}, // Oracle Cloud
-	{pfx("fd00:ec2::254/128"), "the cloud metadata address"},
-	{pfx("255.255.255.255/32"), "the broadcast address"},
-	{pfx("0.0.0.0/8"), "an unspecified address"},
-	{pfx("127.0.0.0/8"), "a loopback address"},
-	{pfx("10.0.0.0/8"), "a private address"},
-	{pfx("172.16.0.0/12"), "a private address"},
-	{pfx("192.168.0.0/16"), "a private address"},
-	{pfx("100.64.0.0/10"), "a carrier-grade NAT address"},
-	{pfx("169.254.0.0/16"), "a link-local address"},
-	{pfx("192.0.0.0/24"), "a reserved address"},
-	{pfx("192.0.2.0/24"), "a reserved address"},
-	{pfx("198.18.0.0/15"), "a reserved address"},
-	{pfx("198.51.100.0/24"), "a reserved address"},
-	{pfx("203.0.113.0/24"), "a reserved address"},
-	{pfx("224.0.0.0/4"), "a multicast address"},
-	{pfx("240.0.0.0/4"), "a reserved address"},
-	{pfx("::/128"), "an unspecified address"},
-	{pfx("::1/128"), "a loopback address"},
-	{pfx("::/96"), "a reserved address"},         // IPv4-compatible, deprecated
-	{pfx("64:ff9b:1::/48"), "a private address"}, // local-use NAT64
-	{pfx("100::/64"), "a reserved address"},
-	{pfx("2001:db8::/32"), "a reserved address"},
-	{pfx("fc00::/7"), "a private address"},
-	{pfx("fec0::/10"), "a private address"}, // site-local, deprecated
-	{pfx("fe80::/10"), "a link-local address"},
-	{pfx("ff00::/8"), "a multicast address"},
 }
 
 func pfx(s string) netip.Prefix { return netip.MustParsePrefix(s) }
@@ -73,7 +79,7 @@ func Kind(ip netip.Addr) string {
 			ip = netip.AddrFrom4([4]byte(b[2:6]))
 		}
 	}
-	for _, r := range ranges {
+	for _, r := range ranges() {
 		if r.prefix.Contains(ip) {
 			return r.kind
 		}

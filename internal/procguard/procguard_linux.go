@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -35,7 +36,10 @@ func protect(names []string) error {
 // the names. The Go runtime copied the block at start-up, so os.Getenv
 // still returns the real values.
 func wipeEnviron(proc string, names []string) error {
-	stat, err := os.ReadFile(filepath.Join(proc, "stat"))
+	// Raw system calls rather than os.File: this runs at every start, and
+	// tai's first os.File would set up the runtime's poller (epoll, an
+	// eventfd) for two /proc files (docs/benchmarks.md, "Start-up").
+	stat, err := readProcFile(filepath.Join(proc, "stat"))
 	if err != nil {
 		return err
 	}
@@ -43,19 +47,63 @@ func wipeEnviron(proc string, names []string) error {
 	if err != nil {
 		return err
 	}
-	mem, err := os.OpenFile(filepath.Join(proc, "mem"), os.O_RDWR, 0)
+	mem, err := unix.Open(filepath.Join(proc, "mem"), unix.O_RDWR|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return err
+		return &os.PathError{Op: "open", Path: filepath.Join(proc, "mem"), Err: err}
 	}
-	defer mem.Close()
+	defer unix.Close(mem)
 	block := make([]byte, end-start)
-	if _, err := mem.ReadAt(block, int64(start)); err != nil {
+	if err := preadFull(mem, block, int64(start)); err != nil {
 		return fmt.Errorf("reading the environment block: %w", err)
 	}
 	for _, span := range secretValues(block, names) {
-		if _, err := mem.WriteAt(make([]byte, span[1]-span[0]), int64(start)+int64(span[0])); err != nil {
-			return fmt.Errorf("wiping the environment block: %w", err)
+		zeros := make([]byte, span[1]-span[0])
+		if n, err := unix.Pwrite(mem, zeros, int64(start)+int64(span[0])); err != nil || n != len(zeros) {
+			return fmt.Errorf("wiping the environment block: wrote %d of %d bytes: %v", n, len(zeros), err)
 		}
+	}
+	return nil
+}
+
+// readProcFile reads a /proc file whole (its size is not known ahead).
+func readProcFile(path string) ([]byte, error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer unix.Close(fd)
+	buf := make([]byte, 0, 1024)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := unix.Read(fd, buf[len(buf):cap(buf)])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &os.PathError{Op: "read", Path: path, Err: err}
+		}
+		if n == 0 {
+			return buf, nil
+		}
+		buf = buf[:len(buf)+n]
+	}
+}
+
+// preadFull fills b from fd at off, or fails.
+func preadFull(fd int, b []byte, off int64) error {
+	for len(b) > 0 {
+		n, err := unix.Pread(fd, b, off)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return err
+		case n == 0:
+			return io.ErrUnexpectedEOF
+		}
+		b, off = b[n:], off+int64(n)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package repl
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -35,8 +36,9 @@ var (
 )
 
 // languages by the names fences use. A language tai does not know is
-// shown uncoloured; colours are a reading aid, never meaning.
-var languages = func() map[string]*language {
+// shown uncoloured; colours are a reading aid, never meaning. Built on
+// first use, not at every start of tai.
+var languages = sync.OnceValue(func() map[string]*language {
 	goLang := &language{wordSet("break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var nil true false iota"), cLike, "\"'`"}
 	py := &language{wordSet("and as assert async await break class continue def del elif else except False finally for from global if import in is lambda None nonlocal not or pass raise return True try while with yield self"), hashes, "\"'"}
 	js := &language{wordSet("async await break case catch class const continue debugger default delete do else export extends false finally for from function if import in instanceof let new null of return super switch this throw true try typeof undefined var void while with yield interface type enum implements readonly"), cLike, "\"'`"}
@@ -52,12 +54,12 @@ var languages = func() map[string]*language {
 		"c": c, "cpp": c, "c++": c, "h": c, "java": c, "cs": c, "csharp": c, "kotlin": c, "swift": c, "sql": sql,
 		"json": json, "jsonc": json, "yaml": yaml, "yml": yaml, "toml": yaml,
 	}
-}()
+})
 
 // highlighter returns the function that colours one line of code in
 // lang; it is the identity for languages tai does not know.
 func highlighter(lang string) func(string) string {
-	l := languages[strings.ToLower(strings.TrimSpace(lang))]
+	l := languages()[strings.ToLower(strings.TrimSpace(lang))]
 	if l == nil {
 		return func(s string) string { return s }
 	}
@@ -89,7 +91,7 @@ func (l *language) line(s string) string {
 			}
 			w := rest[:n]
 			switch {
-			case l.keywords[w] || l.keywords[strings.ToLower(w)] && l == languages["sql"]:
+			case l.keywords[w] || l.keywords[strings.ToLower(w)] && l == languages()["sql"]:
 				b.WriteString(styled(sgrKeyword, w))
 			default:
 				b.WriteString(w)

@@ -3,15 +3,9 @@ package repl
 import (
 	"fmt"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/mattn/go-runewidth"
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
-	east "github.com/yuin/goldmark/extension/ast"
-	"github.com/yuin/goldmark/text"
 )
 
 // Colours of rendered Markdown (SGR parameters).
@@ -28,35 +22,28 @@ const (
 	sgrQuote     = "2;3"
 )
 
-// md parses CommonMark with GitHub's tables, strikethrough and task lists;
-// built on first use, so a tai that renders nothing does not pay for it.
-var md = sync.OnceValue(func() goldmark.Markdown {
-	return goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList))
-})
-
 // renderMarkdown renders src, cleaned text of one or more blocks, for a
 // terminal width columns wide.
 func renderMarkdown(src string, width int) string {
 	if width <= 0 {
 		width = 80
 	}
-	r := &mdRenderer{src: []byte(src), width: min(width, 120)}
-	doc := md().Parser().Parse(text.NewReader(r.src))
+	r := &mdRenderer{width: min(width, 120)}
+	doc := parseMarkdown(src)
 	var b strings.Builder
 	r.blocks(&b, doc, "", "")
 	return b.String()
 }
 
 type mdRenderer struct {
-	src   []byte
 	width int
 }
 
 // blocks renders the children of n, each line starting with first (the
 // first line) or rest (the others) as prefixes.
-func (r *mdRenderer) blocks(b *strings.Builder, n ast.Node, first, rest string) {
+func (r *mdRenderer) blocks(b *strings.Builder, n *mdNode, first, rest string) {
 	i := 0
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+	for c := n.first; c != nil; c = c.next {
 		p := rest
 		if i == 0 {
 			p = first
@@ -71,47 +58,42 @@ func (r *mdRenderer) blocks(b *strings.Builder, n ast.Node, first, rest string) 
 
 // isTightItemBlock is a block that follows its sibling without a blank
 // line: a tight list's text, or a list nested in one.
-func isTightItemBlock(n ast.Node) bool {
-	if l, ok := n.Parent().(*ast.ListItem); ok {
-		if list, ok := l.Parent().(*ast.List); ok && list.IsTight {
-			return true
-		}
+func isTightItemBlock(n *mdNode) bool {
+	if l := n.parent; l != nil && l.kind == mdItem && l.parent != nil && l.parent.tight {
+		return true
 	}
-	_, item := n.(*ast.ListItem)
-	return item
+	return n.kind == mdItem
 }
 
-func (r *mdRenderer) block(b *strings.Builder, n ast.Node, first, rest string) {
-	switch n := n.(type) {
-	case *ast.Heading:
+func (r *mdRenderer) block(b *strings.Builder, n *mdNode, first, rest string) {
+	switch n.kind {
+	case mdHeading:
 		st := sgrHeading
-		if n.Level == 1 {
+		if n.level == 1 {
 			st = sgrHeading1
 		}
 		r.wrap(b, r.inlines(n, st), first, rest)
-	case *ast.Paragraph, *ast.TextBlock:
+	case mdParagraph:
 		r.wrap(b, r.inlines(n, ""), first, rest)
-	case *ast.ThematicBreak:
+	case mdThematicBreak:
 		b.WriteString(first + styled(sgrDim, strings.Repeat("─", max(r.width-runewidth.StringWidth(first), 3))) + "\n")
-	case *ast.Blockquote:
+	case mdQuote:
 		bar := styled(sgrDim, "│ ")
 		r.quoted(b, n, first+bar, rest+bar)
-	case *ast.List:
+	case mdList:
 		r.list(b, n, first, rest)
-	case *ast.FencedCodeBlock:
-		r.code(b, n.Lines(), string(n.Language(r.src)), first, rest)
-	case *ast.CodeBlock:
-		r.code(b, n.Lines(), "", first, rest)
-	case *ast.HTMLBlock:
-		r.code(b, n.Lines(), "html", first, rest)
-	case *east.Table:
+	case mdCode:
+		r.code(b, n.lines, n.text, first, rest)
+	case mdHTMLBlock:
+		r.code(b, n.lines, "html", first, rest)
+	case mdTable:
 		r.table(b, n, first, rest)
 	default:
 		r.blocks(b, n, first, rest)
 	}
 }
 
-func (r *mdRenderer) quoted(b *strings.Builder, n ast.Node, first, rest string) {
+func (r *mdRenderer) quoted(b *strings.Builder, n *mdNode, first, rest string) {
 	var inner strings.Builder
 	r.blocks(&inner, n, "", "")
 	for i, l := range strings.Split(strings.TrimRight(inner.String(), "\n"), "\n") {
@@ -123,16 +105,16 @@ func (r *mdRenderer) quoted(b *strings.Builder, n ast.Node, first, rest string) 
 	}
 }
 
-func (r *mdRenderer) list(b *strings.Builder, n *ast.List, first, rest string) {
-	num := n.Start
+func (r *mdRenderer) list(b *strings.Builder, n *mdNode, first, rest string) {
+	num := n.start
 	i := 0
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+	for c := n.first; c != nil; c = c.next {
 		marker := "• "
-		if n.IsOrdered() {
+		if n.ordered {
 			marker = fmt.Sprintf("%d. ", num)
 			num++
 		}
-		if i > 0 && !n.IsTight {
+		if i > 0 && !n.tight {
 			b.WriteString(strings.TrimRight(rest, " ") + "\n")
 		}
 		p := rest
@@ -145,11 +127,9 @@ func (r *mdRenderer) list(b *strings.Builder, n *ast.List, first, rest string) {
 	}
 }
 
-func (r *mdRenderer) code(b *strings.Builder, lines *text.Segments, lang, first, rest string) {
+func (r *mdRenderer) code(b *strings.Builder, lines []string, lang, first, rest string) {
 	hl := highlighter(lang)
-	for i := 0; i < lines.Len(); i++ {
-		seg := lines.At(i)
-		l := strings.TrimRight(string(seg.Value(r.src)), "\n")
+	for i, l := range lines {
 		p := rest
 		if i == 0 {
 			p = first
@@ -166,44 +146,36 @@ type span struct {
 
 // inlines flattens n's inline children into styled spans; "\n" is a line
 // break.
-func (r *mdRenderer) inlines(n ast.Node, base string) []span {
+func (r *mdRenderer) inlines(n *mdNode, base string) []span {
 	var out []span
-	var walk func(n ast.Node, st string)
-	walk = func(n ast.Node, st string) {
-		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-			switch c := c.(type) {
-			case *ast.Text:
-				out = append(out, span{string(c.Segment.Value(r.src)), st})
+	var walk func(n *mdNode, st string)
+	walk = func(n *mdNode, st string) {
+		for c := n.first; c != nil; c = c.next {
+			switch c.kind {
+			case mdText, mdRawHTML:
+				out = append(out, span{c.text, st})
+			case mdBreak:
 				// A line break in the answer stays one (as GitHub shows
 				// comments): the model wrote it to be read that way.
-				if c.HardLineBreak() || c.SoftLineBreak() {
-					out = append(out, span{"\n", st})
-				}
-			case *ast.String:
-				out = append(out, span{string(c.Value), st})
-			case *ast.CodeSpan:
-				out = append(out, span{r.plain(c), join(st, sgrCode)})
-			case *ast.Emphasis:
-				walk(c, join(st, map[int]string{1: sgrItalic, 2: sgrBold}[min(c.Level, 2)]))
-			case *east.Strikethrough:
+				out = append(out, span{"\n", st})
+			case mdCodeSpan:
+				out = append(out, span{c.text, join(st, sgrCode)})
+			case mdEmphasis:
+				walk(c, join(st, map[int]string{1: sgrItalic, 2: sgrBold}[min(c.level, 2)]))
+			case mdStrike:
 				walk(c, join(st, sgrStrike))
-			case *ast.Link:
+			case mdLink:
 				walk(c, join(st, sgrLink))
-				if dest := string(c.Destination); dest != "" && dest != r.plain(c) {
-					out = append(out, span{" (" + dest + ")", join(st, sgrDim)})
+				if c.dest != "" && c.dest != r.plain(c) {
+					out = append(out, span{" (" + c.dest + ")", join(st, sgrDim)})
 				}
-			case *ast.AutoLink:
-				out = append(out, span{string(c.URL(r.src)), join(st, sgrLink)})
-			case *ast.Image:
-				out = append(out, span{"[image: " + r.plain(c) + "] (" + string(c.Destination) + ")", join(st, sgrDim)})
-			case *ast.RawHTML:
-				for i := 0; i < c.Segments.Len(); i++ {
-					seg := c.Segments.At(i)
-					out = append(out, span{string(seg.Value(r.src)), st})
-				}
-			case *east.TaskCheckBox:
+			case mdAutoLink:
+				out = append(out, span{c.text, join(st, sgrLink)})
+			case mdImage:
+				out = append(out, span{"[image: " + r.plain(c) + "] (" + c.dest + ")", join(st, sgrDim)})
+			case mdTaskBox:
 				box := "☐ "
-				if c.IsChecked {
+				if c.checked {
 					box = "☑ "
 				}
 				out = append(out, span{box, st})
@@ -217,7 +189,7 @@ func (r *mdRenderer) inlines(n ast.Node, base string) []span {
 }
 
 // plain is n's text without styles.
-func (r *mdRenderer) plain(n ast.Node) string {
+func (r *mdRenderer) plain(n *mdNode) string {
 	var b strings.Builder
 	for _, s := range r.inlines(n, "") {
 		b.WriteString(s.text)
@@ -308,16 +280,16 @@ func wordsAndBlanks(s string) []string {
 
 // table draws a table with its columns aligned, or, too wide for the
 // terminal, as its rows one per line.
-func (r *mdRenderer) table(b *strings.Builder, t *east.Table, first, rest string) {
+func (r *mdRenderer) table(b *strings.Builder, t *mdNode, first, rest string) {
 	var rows [][]string
 	var widths []int
 	header := 0
-	for row := t.FirstChild(); row != nil; row = row.NextSibling() {
-		if _, ok := row.(*east.TableHeader); ok {
+	for row := t.first; row != nil; row = row.next {
+		if row.hd {
 			header = 1
 		}
 		var cells []string
-		for c := row.FirstChild(); c != nil; c = c.NextSibling() {
+		for c := row.first; c != nil; c = c.next {
 			var cb strings.Builder
 			for _, s := range r.inlines(c, "") {
 				cb.WriteString(styled(s.style, s.text))
@@ -348,7 +320,7 @@ func (r *mdRenderer) table(b *strings.Builder, t *east.Table, first, rest string
 		var line []string
 		for j, c := range cells {
 			pad := strings.Repeat(" ", widths[j]-visibleWidth(c))
-			if j < len(t.Alignments) && t.Alignments[j] == east.AlignRight {
+			if j < len(t.align) && t.align[j] == alignRight {
 				line = append(line, pad+c)
 			} else {
 				line = append(line, c+pad)

@@ -199,3 +199,46 @@ func TestMCP_PinPolicy(t *testing.T) {
 		t.Errorf("unknown server: %v", err)
 	}
 }
+
+// MCPProfilesByServer answers, in one query, what MCPProfiles answers for
+// each server: enabled profiles in order, none for a server disabled
+// everywhere.
+func TestMCP_ProfilesByServerIsMCPProfilesOfEach(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	for _, p := range []string{"work", "alpha"} {
+		if err := s.CreateProfile(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	enable := map[string][]string{"a": {DefaultProfile, "work", "alpha"}, "b": {"work"}, "c": nil, "d": {DefaultProfile}}
+	for _, name := range []string{"a", "b", "c", "d"} {
+		r := everything()
+		r.Server.Name, r.Enable = name, enable[name]
+		if err := s.RegisterMCPServer(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.SetMCPEnabled(ctx, "d", DefaultProfile, false); err != nil {
+		t.Fatal(err)
+	}
+	all, err := s.MCPProfilesByServer(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a", "b", "c", "d"} {
+		one, err := s.MCPProfiles(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !cmp.Equal(all[name], one) {
+			t.Errorf("server %s: by server %q, MCPProfiles %q", name, all[name], one)
+		}
+	}
+	if want := []string{"alpha", DefaultProfile, "work"}; !cmp.Equal(all["a"], want) {
+		t.Errorf("server a: %q, want %q", all["a"], want)
+	}
+	if len(all["c"]) != 0 || len(all["d"]) != 0 {
+		t.Errorf("disabled everywhere, yet %q, %q", all["c"], all["d"])
+	}
+}

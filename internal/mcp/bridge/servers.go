@@ -53,6 +53,10 @@ func (b *Bridge) Servers(ctx context.Context) ([]ServerInfo, error) {
 	if err != nil {
 		return nil, err
 	}
+	profiles, err := b.Store.MCPProfilesByServer(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var out []ServerInfo
 	for _, n := range names {
 		s := byName[n]
@@ -62,9 +66,7 @@ func (b *Bridge) Servers(ctx context.Context) ([]ServerInfo, error) {
 		} else {
 			info.Target = strings.TrimSpace(quote(s.Command) + " " + joinQuoted(s.Args))
 		}
-		if info.Profiles, err = b.Store.MCPProfiles(ctx, n); err != nil {
-			return nil, err
-		}
+		info.Profiles = profiles[n]
 		out = append(out, info)
 	}
 	index := map[string]*ServerInfo{}

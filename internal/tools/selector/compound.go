@@ -51,7 +51,7 @@ func (c compounds) split(w string) []string {
 				continue
 			}
 			part := w[j:i]
-			if stopWords[part] || c.df[Stem(part)] < need {
+			if stopWords()[part] || c.df[Stem(part)] < need {
 				continue
 			}
 			if k := best[j] + 1; best[i] == 0 || k < best[i] {

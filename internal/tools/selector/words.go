@@ -2,6 +2,7 @@ package selector
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -14,7 +15,7 @@ import (
 func Words(text string) []string {
 	var out []string
 	forEachWord(text, func(w string) {
-		if utf8.RuneCountInString(w) < 2 || stopWords[w] {
+		if utf8.RuneCountInString(w) < 2 || stopWords()[w] {
 			return
 		}
 		out = append(out, Stem(w))
@@ -140,14 +141,17 @@ func isASCIILetters(w string) bool {
 }
 
 // stopWords carry no meaning for choosing a tool: function words, and the
-// politeness and filler of typed requests.
-var stopWords = setOf(`a an the and or but if then else of to in on at by for with from into onto
+// politeness and filler of typed requests. Built on first use, not at
+// every start of tai.
+var stopWords = sync.OnceValue(func() map[string]bool {
+	return setOf(`a an the and or but if then else of to in on at by for with from into onto
 	out over under up down about as is are was were be been being am do does did done doing
 	have has had having it its it's this that these those there here what which who whom whose
 	when where why how all any each every some such no not nor only own same so than too very
 	can could will would shall should may might must i me my we our you your he she they them
 	their his her us let lets please pls just also now want need like got some thing things
 	via using use used e g eg ie etc whether while within without across per one two`)
+})
 
 func setOf(words string) map[string]bool {
 	m := map[string]bool{}

@@ -52,7 +52,7 @@ func lineReach(env *tools.Env, line string) tools.Reach {
 		if c[0].assign || c[0].dynamic || c[0].glob {
 			continue
 		}
-		if _, ok := readOnlyCommands[name]; !ok || nameOnly[name] {
+		if _, ok := readOnlyCommands()[name]; !ok || nameOnly[name] {
 			continue
 		}
 		if name == "cd" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"tai/internal/lazyre"
 )
@@ -47,34 +48,36 @@ type rule struct {
 var anyArgs = rule{anyArgs: true}
 
 // readOnlyCommands is the allowlist: bare command names only, so ./ls or a
-// path never matches.
-var readOnlyCommands = map[string]rule{
-	"basename": anyArgs, "cat": anyArgs, "cd": anyArgs, "cksum": anyArgs,
-	"cmp": anyArgs, "column": anyArgs, "comm": anyArgs, "cut": anyArgs,
-	"df": anyArgs, "diff": anyArgs, "dirname": anyArgs, "du": anyArgs,
-	"echo": anyArgs, "egrep": anyArgs, "false": anyArgs, "fgrep": anyArgs,
-	"fold": anyArgs, "grep": anyArgs, "head": anyArgs, "id": anyArgs,
-	"jq": anyArgs, "ls": anyArgs, "md5sum": anyArgs, "nl": anyArgs,
-	"nproc": anyArgs, "od": anyArgs, "ps": anyArgs, "pwd": anyArgs,
-	"readlink": anyArgs, "realpath": anyArgs, "rev": anyArgs, "seq": anyArgs,
-	"sha1sum": anyArgs, "sha256sum": anyArgs, "sha512sum": anyArgs,
-	"stat": anyArgs, "strings": anyArgs, "tac": anyArgs, "tail": anyArgs,
-	"test": anyArgs, "tr": anyArgs, "true": anyArgs, "type": anyArgs,
-	"uname": anyArgs, "uptime": anyArgs, "wc": anyArgs, "which": anyArgs,
-	"whoami": anyArgs,
+// path never matches. Built on first use, not at every start of tai.
+var readOnlyCommands = sync.OnceValue(func() map[string]rule {
+	return map[string]rule{
+		"basename": anyArgs, "cat": anyArgs, "cd": anyArgs, "cksum": anyArgs,
+		"cmp": anyArgs, "column": anyArgs, "comm": anyArgs, "cut": anyArgs,
+		"df": anyArgs, "diff": anyArgs, "dirname": anyArgs, "du": anyArgs,
+		"echo": anyArgs, "egrep": anyArgs, "false": anyArgs, "fgrep": anyArgs,
+		"fold": anyArgs, "grep": anyArgs, "head": anyArgs, "id": anyArgs,
+		"jq": anyArgs, "ls": anyArgs, "md5sum": anyArgs, "nl": anyArgs,
+		"nproc": anyArgs, "od": anyArgs, "ps": anyArgs, "pwd": anyArgs,
+		"readlink": anyArgs, "realpath": anyArgs, "rev": anyArgs, "seq": anyArgs,
+		"sha1sum": anyArgs, "sha256sum": anyArgs, "sha512sum": anyArgs,
+		"stat": anyArgs, "strings": anyArgs, "tac": anyArgs, "tail": anyArgs,
+		"test": anyArgs, "tr": anyArgs, "true": anyArgs, "type": anyArgs,
+		"uname": anyArgs, "uptime": anyArgs, "wc": anyArgs, "which": anyArgs,
+		"whoami": anyArgs,
 
-	"date":     {check: checkDate},
-	"file":     {check: denyFlags([]string{"compile"}, "C")},
-	"find":     {check: checkFind},
-	"git":      {check: checkGit},
-	"hostname": {check: noArgs},
-	"printf":   {check: checkPrintf},
-	"rg":       {check: denyFlags([]string{"pre", "hostname-bin"}, "")},
-	"sed":      {check: checkSed},
-	"sort":     {check: denyFlags([]string{"output", "compress-program"}, "o")},
-	"tree":     {check: denyFlags([]string{"output"}, "oR")},
-	"uniq":     {check: checkUniq},
-}
+		"date":     {check: checkDate},
+		"file":     {check: denyFlags([]string{"compile"}, "C")},
+		"find":     {check: checkFind},
+		"git":      {check: checkGit},
+		"hostname": {check: noArgs},
+		"printf":   {check: checkPrintf},
+		"rg":       {check: denyFlags([]string{"pre", "hostname-bin"}, "")},
+		"sed":      {check: checkSed},
+		"sort":     {check: denyFlags([]string{"output", "compress-program"}, "o")},
+		"tree":     {check: denyFlags([]string{"output"}, "oR")},
+		"uniq":     {check: checkUniq},
+	}
+})
 
 func checkCommand(c command) error {
 	name := c[0]
@@ -84,7 +87,7 @@ func checkCommand(c command) error {
 	case name.dynamic || name.glob:
 		return fmt.Errorf("command name %s is expanded at run time", name.text)
 	}
-	r, ok := readOnlyCommands[name.text]
+	r, ok := readOnlyCommands()[name.text]
 	if !ok {
 		return fmt.Errorf("%s is not on the read-only list", name.text)
 	}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -28,8 +29,9 @@ const (
 )
 
 // transport is shared by every request, for its connection pool; see
-// egress for which addresses it reaches.
-var transport http.RoundTripper = newEgress(systemLookup, http.ProxyFromEnvironment)
+// egress for which addresses it reaches. Built on first use: cloning
+// net/http's transport cost every start of tai.
+var transport = sync.OnceValue(func() http.RoundTripper { return newEgress(systemLookup, http.ProxyFromEnvironment) })
 
 // request is one HTTP exchange a tool asks for.
 type request struct {
@@ -82,7 +84,7 @@ func exchange(ctx context.Context, env *tools.Env, r request) (*response, string
 		req.Header.Set(r.secret.Header, r.secret.Prefix+value)
 	}
 	var elsewhere *url.URL
-	client := &http.Client{Transport: transport, Timeout: timeout, CheckRedirect: redirectPolicy(u, r.secret, &elsewhere)}
+	client := &http.Client{Transport: transport(), Timeout: timeout, CheckRedirect: redirectPolicy(u, r.secret, &elsewhere)}
 	resp, err := client.Do(req)
 	if err != nil {
 		return nil, value, describe(r.method, u, err)

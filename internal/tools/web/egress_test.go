@@ -34,7 +34,7 @@ func counted(t *testing.T, body string) (*httptest.Server, *atomic.Int32) {
 // useEgress makes the web tools go out through e for the rest of t.
 func useEgress(t *testing.T, e *egress) {
 	old := transport
-	transport = e
+	transport = func() http.RoundTripper { return e }
 	t.Cleanup(func() {
 		e.CloseIdleConnections()
 		transport = old

@@ -49,7 +49,7 @@ func TestRedirectPolicy_CredentialsStayInTheOrigin(t *testing.T) {
 			req.Header.Set(k, v)
 		}
 		var elsewhere *url.URL
-		client := &http.Client{Transport: transport, CheckRedirect: redirectPolicy(u, secret, &elsewhere)}
+		client := &http.Client{Transport: transport(), CheckRedirect: redirectPolicy(u, secret, &elsewhere)}
 		resp, err := client.Do(req)
 		if err != nil {
 			t.Fatal(err)
