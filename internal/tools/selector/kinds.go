@@ -4,6 +4,7 @@ import (
 	"net/netip"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Kinds of payload. The words inside an address, a phone number or a
@@ -127,8 +128,9 @@ type token struct{ raw, w string }
 // kindsOf returns the kinds of the payload of text, each as the words
 // tool descriptions use for it, separated by spaces.
 func kindsOf(text string) string {
-	var toks []token
-	for _, f := range strings.Fields(text) {
+	fields := strings.Fields(text)
+	toks := make([]token, 0, len(fields))
+	for _, f := range fields {
 		w := strings.Trim(f, ".,;:!?()[]<>'\"")
 		if w != "" {
 			toks = append(toks, token{f, w})
@@ -300,6 +302,9 @@ func isPhone(w string) bool {
 // isIP reports whether w is an IPv4 address in four dotted parts or an
 // IPv6 address with at least two colons (not a clock time like 10:30).
 func isIP(w string) bool {
+	if w == "" || !isHex(w[0]) && w[0] != ':' || !strings.ContainsAny(w, ".:") || strings.ContainsAny(w, "/@") {
+		return false
+	}
 	a, err := netip.ParseAddr(w)
 	if err != nil {
 		return false
@@ -314,8 +319,11 @@ func isIP(w string) bool {
 // 2001:db8::/32.
 func isCIDR(w string) bool {
 	addr, _, ok := strings.Cut(w, "/")
+	if !ok || !isIP(addr) {
+		return false
+	}
 	_, err := netip.ParsePrefix(w)
-	return ok && err == nil && isIP(addr)
+	return err == nil
 }
 
 // isUUID reports whether w is a UUID: 8-4-4-4-12 hexadecimal digits.
@@ -410,24 +418,24 @@ func isISBN(w string) bool {
 // 2024/01/02, 02/01/2024 or 02.01.2024, with a four-digit year from 1900
 // to 2199 and a month and day that could be one.
 func isDate(w string) bool {
-	var parts []string
-	for _, sep := range "-/." {
-		if p := strings.Split(w, string(sep)); len(p) == 3 {
-			parts = p
-			break
-		}
-	}
-	if parts == nil {
+	if len(w) < 8 || len(w) > 10 || !(w[0] >= '0' && w[0] <= '9') {
 		return false
 	}
-	for _, p := range parts {
-		if !isNumber(p) {
-			return false
+	var y, a, b string
+	for _, sep := range []string{"-", "/", "."} {
+		var ok1, ok2 bool
+		y, a, ok1 = strings.Cut(w, sep)
+		a, b, ok2 = strings.Cut(a, sep)
+		if ok1 && ok2 {
+			break
 		}
+		y = ""
 	}
-	y, a, b := parts[0], parts[1], parts[2]
+	if y == "" || !isNumber(y) || !isNumber(a) || !isNumber(b) {
+		return false
+	}
 	if len(y) != 4 {
-		y, a, b = parts[2], parts[0], parts[1]
+		y, a, b = b, y, a
 	}
 	day := func(s string) bool { return len(s) <= 2 && atoi(s) >= 1 && atoi(s) <= 31 }
 	month := func(s string) bool { return len(s) <= 2 && atoi(s) >= 1 && atoi(s) <= 12 }
@@ -474,16 +482,18 @@ func zoneAt(toks []token, i int) int {
 		return 1
 	}
 	for _, z := range zoneNames {
-		words := strings.Split(strings.ToLower(z[strings.LastIndexByte(z, '/')+1:]), "_")
-		if i+len(words) > len(toks) {
-			continue
+		city, k := z[strings.LastIndexByte(z, '/')+1:], i
+		for city != "" && k >= 0 {
+			var word string
+			word, city, _ = strings.Cut(city, "_")
+			if k < len(toks) && strings.EqualFold(toks[k].w, word) {
+				k++
+			} else {
+				k = -1
+			}
 		}
-		k := 0
-		for k < len(words) && strings.ToLower(toks[i+k].w) == words[k] {
-			k++
-		}
-		if k == len(words) {
-			return k
+		if k > i {
+			return k - i
 		}
 	}
 	return 0
@@ -579,13 +589,17 @@ func isVersion(w string) bool {
 
 // numbersJoined reports whether w is at least min numbers joined by dots.
 func numbersJoined(w string, min int) bool {
-	parts := strings.Split(w, ".")
-	for _, p := range parts {
+	n := 1
+	for {
+		p, rest, more := strings.Cut(w, ".")
 		if !isNumber(p) {
 			return false
 		}
+		if !more {
+			return n >= min
+		}
+		w, n = rest, n+1
 	}
-	return len(parts) >= min
 }
 
 // isColor reports whether w is a hex colour: # and 3, 4, 6 or 8 hex
@@ -640,16 +654,11 @@ func isTracking(w string) bool {
 // mail.example.co.uk: labels of letters, digits and dashes ending in a
 // common top-level domain.
 func isDomain(w string) bool {
-	labels := strings.Split(w, ".")
-	if len(labels) < 2 || !topLevelDomains[labels[len(labels)-1]] {
+	j := strings.LastIndexByte(w, '.')
+	if j <= 0 || !topLevelDomains[w[j+1:]] || strings.Contains(w, "..") || w[0] == '.' {
 		return false
 	}
-	for _, l := range labels {
-		if l == "" || strings.IndexFunc(l, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') }) >= 0 {
-			return false
-		}
-	}
-	return true
+	return strings.IndexFunc(w, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '.') }) < 0
 }
 
 // cronIn reports whether toks hold a cron expression: five or six fields
@@ -692,17 +701,6 @@ func atoi(s string) int {
 	return n
 }
 
-func firstRune(w string) (rune, int) {
-	for _, r := range w {
-		return r, len(string(r))
-	}
-	return 0, 0
-}
+func firstRune(w string) (rune, int) { return utf8.DecodeRuneInString(w) }
 
-func lastRune(w string) (rune, int) {
-	rs := []rune(w)
-	if len(rs) == 0 {
-		return 0, 0
-	}
-	return rs[len(rs)-1], len(string(rs[len(rs)-1]))
-}
+func lastRune(w string) (rune, int) { return utf8.DecodeLastRuneInString(w) }

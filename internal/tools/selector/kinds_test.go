@@ -163,3 +163,19 @@ func reversed(ts []*tools.Tool) []*tools.Tool {
 	}
 	return out
 }
+
+// BenchmarkKindsOf times naming the kinds of a request's payload, which
+// every selection does once.
+func BenchmarkKindsOf(b *testing.B) {
+	in := []string{
+		"show me what changed in the last commit",
+		"which street address is at 40.7128, -74.0060",
+		"commit these changes with the message 'fix typo in readme'",
+		"put these five leads into hubspot: ana (ana@x.io), ben (ben@y.io)",
+		"if it's 3pm in Tokyo what is that in UTC, and 18.5% of 2340",
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		kindsOf(in[i%len(in)])
+	}
+}
