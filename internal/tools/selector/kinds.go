@@ -229,6 +229,9 @@ func kindAt(toks []token, i int) (kind string, more int) {
 		}
 		return kind, n
 	}
+	if isDay(lw) && months[next(1)] || months[lw] && isDay(next(1)) {
+		return "date", 1 // 12 may, march 3rd
+	}
 	if isExpression(lw) {
 		return "math calculate expression", 0
 	}
@@ -440,6 +443,23 @@ func isDate(w string) bool {
 	day := func(s string) bool { return len(s) <= 2 && atoi(s) >= 1 && atoi(s) <= 31 }
 	month := func(s string) bool { return len(s) <= 2 && atoi(s) >= 1 && atoi(s) <= 12 }
 	return len(y) == 4 && atoi(y) >= 1900 && atoi(y) < 2200 && day(a) && day(b) && (month(a) || month(b))
+}
+
+// months are the names of the months and their abbreviations.
+var months = map[string]bool{
+	"january": true, "february": true, "march": true, "april": true, "may": true, "june": true, "july": true,
+	"august": true, "september": true, "october": true, "november": true, "december": true,
+	"jan": true, "feb": true, "mar": true, "apr": true, "jun": true, "jul": true, "aug": true, "sep": true, "sept": true,
+	"oct": true, "nov": true, "dec": true,
+}
+
+// isDay reports whether w is a day of the month: 1 to 31, perhaps with
+// its ordinal ending (3rd, 21st).
+func isDay(w string) bool {
+	for _, end := range []string{"st", "nd", "rd", "th"} {
+		w = strings.TrimSuffix(w, end)
+	}
+	return isNumber(w) && len(w) <= 2 && atoi(w) >= 1 && atoi(w) <= 31
 }
 
 // isClock reports whether w is a time of day: 3pm, 3:30pm, 15:30 or

@@ -62,6 +62,8 @@ func TestKindsOf_More(t *testing.T) {
 		// dates
 		"from 02/01/2024 to 2024-03-31 or 31.12.2025": "date date date",
 		"1/2 cup, 3/4 done, 2024-13-45":               "",
+		"from 12 to 16 may, or march 3rd":             "date date",
+		"you may 2x it, 40 march, a 3 month plan":     "",
 		// storage, transfer, databases, git
 		"copy s3://logs/app.log to az://backup/x":            "storage bucket object s3 aws storage blob container azure",
 		"connect to postgres://db.local:5432/shop":           "database postgres sql",
