@@ -1,10 +1,8 @@
 package selector
 
 import (
-	"net/netip"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+	"sync"
 )
 
 // Kinds of payload. The words inside an address, a phone number or a
@@ -20,6 +18,9 @@ import (
 // ordinary words and plain numbers name none: docs/benchmarks.md, "Tool
 // selection", lists the kinds and what was left out.
 
+// The tables below are built on first use, not when tai starts
+// (docs/benchmarks.md, "Start-up: tai against a hello-world binary").
+
 // kindWeight is what a kind of payload counts for: evidence about the
 // tool, weaker than the person's own words for it.
 const kindWeight = 0.5
@@ -27,56 +28,64 @@ const kindWeight = 0.5
 // extensionKinds are the kinds of common document and media file
 // extensions. Source files are left out: the native file tools serve
 // them whatever their language.
-var extensionKinds = map[string]string{
-	"csv": "spreadsheet csv", "tsv": "spreadsheet", "xlsx": "spreadsheet excel", "xls": "spreadsheet excel", "ods": "spreadsheet",
-	"png": "image", "jpg": "image", "jpeg": "image", "gif": "image", "webp": "image", "svg": "image", "bmp": "image", "tiff": "image",
-	"pdf": "pdf document", "doc": "document word", "docx": "document word", "odt": "document", "rtf": "document",
-	"pptx": "presentation slides", "ppt": "presentation slides", "key": "presentation",
-	"mp3": "audio", "wav": "audio", "flac": "audio", "ogg": "audio", "m4a": "audio",
-	"mp4": "video", "mov": "video", "mkv": "video", "webm": "video", "avi": "video",
-	"ics": "calendar event", "vcf": "contact", "eml": "email",
-}
+var extensionKinds = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"csv": "spreadsheet csv", "tsv": "spreadsheet", "xlsx": "spreadsheet excel", "xls": "spreadsheet excel", "ods": "spreadsheet",
+		"png": "image", "jpg": "image", "jpeg": "image", "gif": "image", "webp": "image", "svg": "image", "bmp": "image", "tiff": "image",
+		"pdf": "pdf document", "doc": "document word", "docx": "document word", "odt": "document", "rtf": "document",
+		"pptx": "presentation slides", "ppt": "presentation slides", "key": "presentation",
+		"mp3": "audio", "wav": "audio", "flac": "audio", "ogg": "audio", "m4a": "audio",
+		"mp4": "video", "mov": "video", "mkv": "video", "webm": "video", "avi": "video",
+		"ics": "calendar event", "vcf": "contact", "eml": "email",
+	}
+})
 
 // schemeKinds are the kinds of URI schemes other than the web's: cloud
 // storage, file transfer, remote shells and database connection strings.
-var schemeKinds = map[string]string{
-	"http": "url", "https": "url", "ws": "url websocket", "wss": "url websocket",
-	"gs": "storage bucket object gcs google cloud", "s3": "storage bucket object s3 aws",
-	"az": "storage blob container azure", "abfs": "storage blob container azure", "abfss": "storage blob container azure",
-	"wasb": "storage blob container azure", "wasbs": "storage blob container azure",
-	"ftp": "ftp file transfer", "ftps": "ftp file transfer", "sftp": "sftp file transfer",
-	"ssh": "ssh remote server", "git": "git repository", "file": "file",
-	"postgres": "database postgres sql", "postgresql": "database postgres sql", "mysql": "database mysql sql",
-	"mongodb": "database mongodb", "mongodb+srv": "database mongodb", "redis": "database redis cache", "rediss": "database redis cache",
-}
+var schemeKinds = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"http": "url", "https": "url", "ws": "url websocket", "wss": "url websocket",
+		"gs": "storage bucket object gcs google cloud", "s3": "storage bucket object s3 aws",
+		"az": "storage blob container azure", "abfs": "storage blob container azure", "abfss": "storage blob container azure",
+		"wasb": "storage blob container azure", "wasbs": "storage blob container azure",
+		"ftp": "ftp file transfer", "ftps": "ftp file transfer", "sftp": "sftp file transfer",
+		"ssh": "ssh remote server", "git": "git repository", "file": "file",
+		"postgres": "database postgres sql", "postgresql": "database postgres sql", "mysql": "database mysql sql",
+		"mongodb": "database mongodb", "mongodb+srv": "database mongodb", "redis": "database redis cache", "rediss": "database redis cache",
+	}
+})
 
 // Units of measure written after a number ("5 miles", "80kg"), by the
 // quantity they measure. Words that are also common otherwise ("in", "m",
 // "g", "pounds", "degrees", "cups" of coffee…) are not units here.
-var unitKinds = map[string]string{
-	"fahrenheit": "temperature", "celsius": "temperature", "kelvin": "temperature", "°f": "temperature", "°c": "temperature", "ºf": "temperature", "ºc": "temperature",
-	"mile": "distance", "miles": "distance", "mi": "distance", "km": "distance", "kilometer": "distance", "kilometers": "distance",
-	"kilometre": "distance", "kilometres": "distance", "meter": "distance", "meters": "distance", "metre": "distance", "metres": "distance",
-	"cm": "distance", "mm": "distance", "ft": "distance", "feet": "distance", "foot": "distance", "inch": "distance", "inches": "distance",
-	"yard": "distance", "yards": "distance", "yd": "distance",
-	"kg": "weight", "kgs": "weight", "kilogram": "weight", "kilograms": "weight", "gram": "weight", "grams": "weight",
-	"lb": "weight", "lbs": "weight", "oz": "weight", "ounce": "weight", "ounces": "weight", "tonne": "weight", "tonnes": "weight",
-	"liter": "volume", "liters": "volume", "litre": "volume", "litres": "volume", "ml": "volume", "gallon": "volume", "gallons": "volume",
-	"quart": "volume", "quarts": "volume", "pint": "volume", "pints": "volume", "tbsp": "volume", "tsp": "volume",
-	"tablespoon": "volume", "tablespoons": "volume", "teaspoon": "volume", "teaspoons": "volume",
-	"mph": "speed", "kph": "speed", "km/h": "speed", "knots": "speed", "m/s": "speed",
-	"acre": "area", "acres": "area", "hectare": "area", "hectares": "area", "km²": "area", "m²": "area",
-}
+var unitKinds = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"fahrenheit": "temperature", "celsius": "temperature", "kelvin": "temperature", "°f": "temperature", "°c": "temperature", "ºf": "temperature", "ºc": "temperature",
+		"mile": "distance", "miles": "distance", "mi": "distance", "km": "distance", "kilometer": "distance", "kilometers": "distance",
+		"kilometre": "distance", "kilometres": "distance", "meter": "distance", "meters": "distance", "metre": "distance", "metres": "distance",
+		"cm": "distance", "mm": "distance", "ft": "distance", "feet": "distance", "foot": "distance", "inch": "distance", "inches": "distance",
+		"yard": "distance", "yards": "distance", "yd": "distance",
+		"kg": "weight", "kgs": "weight", "kilogram": "weight", "kilograms": "weight", "gram": "weight", "grams": "weight",
+		"lb": "weight", "lbs": "weight", "oz": "weight", "ounce": "weight", "ounces": "weight", "tonne": "weight", "tonnes": "weight",
+		"liter": "volume", "liters": "volume", "litre": "volume", "litres": "volume", "ml": "volume", "gallon": "volume", "gallons": "volume",
+		"quart": "volume", "quarts": "volume", "pint": "volume", "pints": "volume", "tbsp": "volume", "tsp": "volume",
+		"tablespoon": "volume", "tablespoons": "volume", "teaspoon": "volume", "teaspoons": "volume",
+		"mph": "speed", "kph": "speed", "km/h": "speed", "knots": "speed", "m/s": "speed",
+		"acre": "area", "acres": "area", "hectare": "area", "hectares": "area", "km²": "area", "m²": "area",
+	}
+})
 
 // currencyCodes are ISO 4217 codes and currency names people write beside
 // an amount ("40 eur", "100 dollars").
-var currencyCodes = map[string]bool{
-	"usd": true, "eur": true, "gbp": true, "jpy": true, "chf": true, "cad": true, "aud": true, "nzd": true, "cny": true,
-	"inr": true, "brl": true, "mxn": true, "sek": true, "nok": true, "dkk": true, "pln": true, "zar": true, "sgd": true,
-	"hkd": true, "krw": true, "rub": true, "czk": true, "huf": true, "ils": true, "aed": true,
-	"dollar": true, "dollars": true, "euro": true, "euros": true, "yen": true, "rupee": true, "rupees": true,
-	"franc": true, "francs": true, "peso": true, "pesos": true, "bucks": true,
-}
+var currencyCodes = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"usd": true, "eur": true, "gbp": true, "jpy": true, "chf": true, "cad": true, "aud": true, "nzd": true, "cny": true,
+		"inr": true, "brl": true, "mxn": true, "sek": true, "nok": true, "dkk": true, "pln": true, "zar": true, "sgd": true,
+		"hkd": true, "krw": true, "rub": true, "czk": true, "huf": true, "ils": true, "aed": true,
+		"dollar": true, "dollars": true, "euro": true, "euros": true, "yen": true, "rupee": true, "rupees": true,
+		"franc": true, "francs": true, "peso": true, "pesos": true, "bucks": true,
+	}
+})
 
 // currencySymbols are written before or after an amount ("€40", "40€").
 const currencySymbols = "$€£¥₹₩₽₺₪₫฿₱₴₦"
@@ -100,26 +109,32 @@ var zoneNames = []string{
 
 // zoneAbbreviations are time zone abbreviations written after a clock time
 // ("9am PST").
-var zoneAbbreviations = map[string]bool{
-	"utc": true, "gmt": true, "est": true, "edt": true, "cst": true, "cdt": true, "mst": true, "mdt": true, "pst": true, "pdt": true,
-	"cet": true, "cest": true, "bst": true, "ist": true, "jst": true, "kst": true, "aest": true, "aedt": true, "sgt": true, "hkt": true,
-}
+var zoneAbbreviations = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"utc": true, "gmt": true, "est": true, "edt": true, "cst": true, "cdt": true, "mst": true, "mdt": true, "pst": true, "pdt": true,
+		"cet": true, "cest": true, "bst": true, "ist": true, "jst": true, "kst": true, "aest": true, "aedt": true, "sgt": true, "hkt": true,
+	}
+})
 
 // topLevelDomains are the endings of the host names people most often
 // write bare ("acme.io"); endings that are also file extensions (.md,
 // .sh, .rs, .py, .ai, .app) are left out.
-var topLevelDomains = map[string]bool{
-	"com": true, "org": true, "net": true, "io": true, "dev": true, "co": true, "info": true, "biz": true, "xyz": true,
-	"tech": true, "cloud": true, "shop": true, "uk": true, "de": true, "fr": true, "nl": true, "eu": true, "ca": true,
-	"au": true, "jp": true, "ch": true, "se": true, "es": true,
-}
+var topLevelDomains = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"com": true, "org": true, "net": true, "io": true, "dev": true, "co": true, "info": true, "biz": true, "xyz": true,
+		"tech": true, "cloud": true, "shop": true, "uk": true, "de": true, "fr": true, "nl": true, "eu": true, "ca": true,
+		"au": true, "jp": true, "ch": true, "se": true, "es": true,
+	}
+})
 
 // notFlights are two-letter prefixes of codes that look like flight
 // numbers and are something else (ES2015, IE11, FY2024, RS232, PG13).
-var notFlights = map[string]bool{
-	"ES": true, "IE": true, "FY": true, "CY": true, "RS": true, "PG": true, "RX": true, "HD": true, "PO": true,
-	"PR": true, "ID": true, "QA": true, "SR": true, "TS": true,
-}
+var notFlights = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"ES": true, "IE": true, "FY": true, "CY": true, "RS": true, "PG": true, "RX": true, "HD": true, "PO": true,
+		"PR": true, "ID": true, "QA": true, "SR": true, "TS": true,
+	}
+})
 
 // token is one whitespace-separated field of the request: raw as written,
 // w without surrounding punctuation.
@@ -153,72 +168,74 @@ func kindsOf(text string) string {
 // kindAt names the kind of the payload starting at toks[i], and how many
 // tokens after it that payload spans.
 func kindAt(toks []token, i int) (kind string, more int) {
-	t := toks[i]
-	w, lw := t.w, strings.ToLower(t.w)
-	next := func(j int) string {
-		if i+j < len(toks) {
-			return strings.ToLower(toks[i+j].w)
-		}
-		return ""
+	if plainWord(toks[i].w) && !months()[strings.ToLower(toks[i].w)] {
+		return "", 0 // most of a request: no kind begins with a plain word but a month's name
 	}
+	if k := formKind(toks[i].w); k != "" {
+		return k, 0
+	}
+	if k, n := phraseKind(toks, i); k != "" {
+		return k, n
+	}
+	return nameKind(toks[i].w), 0
+}
+
+// formKind names a word by a fixed form: a URI, an address, an id, a
+// code with a check digit.
+func formKind(w string) string {
+	lw := strings.ToLower(w)
 	if scheme, _, ok := strings.Cut(lw, "://"); ok {
-		return schemeKinds[scheme], 0
+		return schemeKinds()[scheme]
 	}
 	switch {
 	case strings.HasPrefix(lw, "www."):
-		return "url", 0
+		return "url"
 	case strings.HasPrefix(lw, "git@") && strings.Contains(lw, ":"):
-		return "git repository", 0
+		return "git repository"
 	case isEmail(w):
-		return "email", 0
+		return "email"
 	case isUUID(w):
-		return "uuid id", 0
+		return "uuid id"
 	case isIP(w):
-		return "ip network", 0
+		return "ip network"
 	case isCIDR(w):
-		return "ip network subnet cidr", 0
+		return "ip network subnet cidr"
 	case isISBN(w):
-		return "isbn book", 0
+		return "isbn book"
 	case isDate(w): // before isPhone: 31.12.2025 is no phone number
-		return "date", 0
+		return "date"
 	case isPhone(w):
-		return "phone", 0
+		return "phone"
 	case isVersion(w):
-		return "version", 0
+		return "version"
 	case isColor(w):
-		return "color", 0
+		return "color"
 	case isFlight(w):
-		return "flight", 0
+		return "flight"
 	case isTracking(w):
-		return "tracking shipment package", 0
+		return "tracking shipment package"
 	case lw == "@hourly" || lw == "@daily" || lw == "@weekly" || lw == "@monthly" || lw == "@yearly":
-		return "cron schedule", 0
+		return "cron schedule"
+	case isExpression(lw):
+		return "math calculate expression"
 	}
-	if h := hashKind(w); h != "" {
-		return h, 0
+	return hashKind(w)
+}
+
+// phraseKind names what a number says with the words around it: a clock
+// time, a quantity, a date, a sum, a percentage, coordinates.
+func phraseKind(toks []token, i int) (kind string, more int) {
+	next := func(j int) string { return lowerAt(toks, i+j) }
+	w := next(0)
+	if k, n := clockKind(toks, i); k != "" {
+		return k, n
 	}
-	if isClock(lw) || isNumber(lw) && len(lw) <= 2 && (next(1) == "am" || next(1) == "pm") {
-		n := 0
-		if !isClock(lw) || next(1) == "am" || next(1) == "pm" {
-			n = 1 // "3 pm", "3:30 pm"
-		}
-		if zoneAbbreviations[next(n+1)] {
-			return "time timezone", n + 1
-		}
-		if z := zoneAt(toks, i+n+2); z > 0 && (next(n+1) == "in" || next(n+1) == "to") {
-			return "time timezone", n + 1 + z
-		}
-		return "time", n
-	}
-	if isZoneName(w) {
-		return "time timezone", 0
-	}
-	if unit, ok := quantity(lw, next(1)); ok {
+	if unit, ok := quantity(w, next(1)); ok {
 		n := 0
 		if unit == next(1) {
 			n = 1
 		}
-		kind := unitKinds[unit]
+		kind := unitKinds()[unit]
 		if kind == "" {
 			kind = "money amount currency"
 		} else {
@@ -229,498 +246,81 @@ func kindAt(toks []token, i int) (kind string, more int) {
 		}
 		return kind, n
 	}
-	if isDay(lw) && months[next(1)] || months[lw] && isDay(next(1)) {
+	amount := func(s string) bool { return isDecimal(strings.ReplaceAll(s, ",", "")) }
+	switch p := strings.TrimSuffix(w, "%"); {
+	case isDay(w) && months()[next(1)] || months()[w] && isDay(next(1)):
 		return "date", 1 // 12 may, march 3rd
-	}
-	if isExpression(lw) {
-		return "math calculate expression", 0
-	}
-	if p := strings.TrimSuffix(lw, "%"); p != lw && isDecimal(p) {
-		if next(1) == "of" && isDecimal(strings.ReplaceAll(next(2), ",", "")) {
-			return "math calculate percentage", 2
-		}
+	case p != w && isDecimal(p) && next(1) == "of" && amount(next(2)):
+		return "math calculate percentage", 2
+	case p != w && isDecimal(p):
 		return "percentage", 0
-	}
-	if isDecimal(strings.ReplaceAll(lw, ",", "")) {
-		if op := next(1); arithmeticWords[op] && isDecimal(strings.ReplaceAll(next(2), ",", "")) {
-			return "math calculate expression", 2
-		}
-		if isCoordinate(lw, 90) && strings.HasSuffix(t.raw, ",") && isCoordinate(next(1), 180) {
-			return "coordinates latitude longitude location", 1
-		}
-	}
-	if isDomain(lw) {
-		return "domain website", 0
-	}
-	if j := strings.LastIndexByte(w, '.'); j > 0 && !strings.Contains(w[j:], "/") {
-		return extensionKinds[strings.ToLower(w[j+1:])], 0
+	case amount(w) && arithmeticWords()[next(1)] && amount(next(2)):
+		return "math calculate expression", 2
+	case isCoordinate(w, 90) && strings.HasSuffix(toks[i].raw, ",") && isCoordinate(next(1), 180):
+		return "coordinates latitude longitude location", 1
 	}
 	return "", 0
 }
 
-// arithmeticWords join two numbers into a calculation ("2340 plus 12",
-// "7 * 6"). A spaced "-" is left out: "3 - 5" is as often a range.
-var arithmeticWords = map[string]bool{
-	"plus": true, "minus": true, "times": true, "+": true, "*": true, "×": true, "/": true, "÷": true, "^": true,
+// clockKind names a time of day at toks[i] ("3pm", "3 pm", "15:30"),
+// with its time zone if one follows ("9am PST", "7pm in tokyo").
+func clockKind(toks []token, i int) (kind string, more int) {
+	next := func(j int) string { return lowerAt(toks, i+j) }
+	w, ampm := next(0), next(1) == "am" || next(1) == "pm"
+	n := 0
+	switch {
+	case ampm && (isClock(w) || isClock(w+"pm")):
+		n = 1 // "3 pm", "3:30 pm"
+	case !isClock(w):
+		return "", 0
+	}
+	if zoneAbbreviations()[next(n+1)] {
+		return "time timezone", n + 1
+	}
+	if z := zoneAt(toks, i+n+2); z > 0 && (next(n+1) == "in" || next(n+1) == "to") {
+		return "time timezone", n + 1 + z
+	}
+	return "time", n
 }
 
-// isEmail reports whether w looks like an email address: a local part, an
-// @ and a domain whose last label is letters (not react@18.2.0).
-func isEmail(w string) bool {
-	local, domain, ok := strings.Cut(w, "@")
-	if !ok || local == "" || strings.ContainsAny(domain, "@/") {
-		return false
-	}
-	j := strings.LastIndexByte(domain, '.')
-	return j > 0 && j+2 < len(domain) && isLetters(domain[j+1:])
-}
-
-// isPhone reports whether w looks like a phone number: seven to fifteen
-// digits and nothing but digits and separators, written with a leading +
-// (+15551234567) or grouped by dashes or dots ending in a group of at
-// least four digits (555-123-4567, not the date 2024-01-02 nor the
-// decimal 2106.09685).
-func isPhone(w string) bool {
-	digits, group, plus, seps := 0, 0, false, 0
-	for i, r := range w {
-		switch {
-		case r >= '0' && r <= '9':
-			digits++
-			group++
-		case r == '+' && i == 0:
-			plus = true
-		case r == '-' || r == '.' || r == '(' || r == ')' || r == ' ':
-			seps++
-			group = 0
-		default:
-			return false
-		}
-	}
-	if !plus && seps == 1 && strings.Count(w, ".") == 1 {
-		return false // 2106.09685 is a decimal number or an arXiv id
-	}
-	return digits >= 7 && digits <= 15 && (plus || seps > 0 && group >= 4)
-}
-
-// isIP reports whether w is an IPv4 address in four dotted parts or an
-// IPv6 address with at least two colons (not a clock time like 10:30).
-func isIP(w string) bool {
-	if w == "" || !isHex(w[0]) && w[0] != ':' || !strings.ContainsAny(w, ".:") || strings.ContainsAny(w, "/@") {
-		return false
-	}
-	a, err := netip.ParseAddr(w)
-	if err != nil {
-		return false
-	}
-	if a.Is4() {
-		return strings.Count(w, ".") == 3
-	}
-	return strings.Count(w, ":") >= 2
-}
-
-// isCIDR reports whether w is an address range such as 10.4.0.0/22 or
-// 2001:db8::/32.
-func isCIDR(w string) bool {
-	addr, _, ok := strings.Cut(w, "/")
-	if !ok || !isIP(addr) {
-		return false
-	}
-	_, err := netip.ParsePrefix(w)
-	return err == nil
-}
-
-// isUUID reports whether w is a UUID: 8-4-4-4-12 hexadecimal digits.
-func isUUID(w string) bool {
-	if len(w) != 36 {
-		return false
-	}
-	for i, c := range []byte(w) {
-		if i == 8 || i == 13 || i == 18 || i == 23 {
-			if c != '-' {
-				return false
-			}
-		} else if !isHex(c) {
+// plainWord reports whether w is only ASCII letters, apostrophes and
+// dashes: a word that names no kind by itself.
+func plainWord(w string) bool {
+	for _, c := range []byte(w) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '\'' || c == '-') {
 			return false
 		}
 	}
 	return true
 }
 
-// hashKind names a hexadecimal digest by its length: a git commit id as
-// git abbreviates it (7 digits) or in full (40), another short
-// identifier (8–12: a job's, a record's), an MD5 (32) or a SHA-256 (64,
-// also written sha256:…). It needs both a digit and a letter and one
-// case, so that no word or plain number is a hash.
-func hashKind(w string) string {
-	if w != strings.ToLower(w) && w != strings.ToUpper(w) {
-		return ""
-	}
-	w = strings.ToLower(w)
-	digest := false
-	if rest, ok := strings.CutPrefix(w, "sha256:"); ok {
-		w, digest = rest, true
-	}
-	digit, letter := false, false
-	for _, c := range []byte(w) {
-		switch {
-		case c >= '0' && c <= '9':
-			digit = true
-		case c >= 'a' && c <= 'f':
-			letter = true
-		default:
-			return ""
-		}
-	}
-	if !digit || !letter && !digest {
-		return ""
-	}
-	switch n := len(w); {
-	case n == 64:
-		return "hash sha digest"
-	case digest:
-		return ""
-	case n == 40:
-		return "commit sha hash"
-	case n == 32:
-		return "hash md5"
-	case n == 7:
-		return "commit"
-	case n >= 8 && n <= 12:
-		return "id"
+// lowerAt is toks[i]'s word in lower case, "" past the end.
+func lowerAt(toks []token, i int) string {
+	if i < len(toks) {
+		return strings.ToLower(toks[i].w)
 	}
 	return ""
 }
 
-// isISBN reports whether w is an ISBN-13 (978 or 979, its check digit
-// right, hyphens allowed) or a hyphenated ISBN-10 in four groups with its
-// check digit right.
-func isISBN(w string) bool {
-	d := strings.ReplaceAll(w, "-", "")
-	switch {
-	case len(d) == 13 && (strings.HasPrefix(d, "978") || strings.HasPrefix(d, "979")) && isNumber(d):
-		sum := 0
-		for i, c := range []byte(d) {
-			sum += int(c-'0') * (1 + 2*(i%2))
-		}
-		return sum%10 == 0
-	case len(d) == 10 && strings.Count(w, "-") == 3 && isNumber(d[:9]) && (isNumber(d[9:]) || d[9] == 'X' || d[9] == 'x'):
-		sum := 0
-		for i, c := range []byte(d) {
-			v := int(c - '0')
-			if c == 'X' || c == 'x' {
-				v = 10
-			}
-			sum += v * (10 - i)
-		}
-		return sum%11 == 0
+// nameKind names a word by how it ends or begins: a time zone's name, a
+// host name, a document or media file.
+func nameKind(w string) string {
+	if isZoneName(w) {
+		return "time timezone"
 	}
-	return false
+	if isDomain(strings.ToLower(w)) {
+		return "domain website"
+	}
+	if j := strings.LastIndexByte(w, '.'); j > 0 && !strings.Contains(w[j:], "/") {
+		return extensionKinds()[strings.ToLower(w[j+1:])]
+	}
+	return ""
 }
 
-// isDate reports whether w is a date written in digits: 2024-01-02,
-// 2024/01/02, 02/01/2024 or 02.01.2024, with a four-digit year from 1900
-// to 2199 and a month and day that could be one.
-func isDate(w string) bool {
-	if len(w) < 8 || len(w) > 10 || !(w[0] >= '0' && w[0] <= '9') {
-		return false
+// arithmeticWords join two numbers into a calculation ("2340 plus 12",
+// "7 * 6"). A spaced "-" is left out: "3 - 5" is as often a range.
+var arithmeticWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"plus": true, "minus": true, "times": true, "+": true, "*": true, "×": true, "/": true, "÷": true, "^": true,
 	}
-	var y, a, b string
-	for _, sep := range []string{"-", "/", "."} {
-		var ok1, ok2 bool
-		y, a, ok1 = strings.Cut(w, sep)
-		a, b, ok2 = strings.Cut(a, sep)
-		if ok1 && ok2 {
-			break
-		}
-		y = ""
-	}
-	if y == "" || !isNumber(y) || !isNumber(a) || !isNumber(b) {
-		return false
-	}
-	if len(y) != 4 {
-		y, a, b = b, y, a
-	}
-	day := func(s string) bool { return len(s) <= 2 && atoi(s) >= 1 && atoi(s) <= 31 }
-	month := func(s string) bool { return len(s) <= 2 && atoi(s) >= 1 && atoi(s) <= 12 }
-	return len(y) == 4 && atoi(y) >= 1900 && atoi(y) < 2200 && day(a) && day(b) && (month(a) || month(b))
-}
-
-// months are the names of the months and their abbreviations.
-var months = map[string]bool{
-	"january": true, "february": true, "march": true, "april": true, "may": true, "june": true, "july": true,
-	"august": true, "september": true, "october": true, "november": true, "december": true,
-	"jan": true, "feb": true, "mar": true, "apr": true, "jun": true, "jul": true, "aug": true, "sep": true, "sept": true,
-	"oct": true, "nov": true, "dec": true,
-}
-
-// isDay reports whether w is a day of the month: 1 to 31, perhaps with
-// its ordinal ending (3rd, 21st).
-func isDay(w string) bool {
-	for _, end := range []string{"st", "nd", "rd", "th"} {
-		w = strings.TrimSuffix(w, end)
-	}
-	return isNumber(w) && len(w) <= 2 && atoi(w) >= 1 && atoi(w) <= 31
-}
-
-// isClock reports whether w is a time of day: 3pm, 3:30pm, 15:30 or
-// 09:00 (hours and minutes in range).
-func isClock(w string) bool {
-	s := strings.TrimSuffix(strings.TrimSuffix(w, "am"), "pm")
-	ampm := s != w
-	h, m, colon := strings.Cut(s, ":")
-	if !colon && !ampm || !isNumber(h) || len(h) > 2 {
-		return false
-	}
-	if ampm && (atoi(h) < 1 || atoi(h) > 12) || atoi(h) > 23 {
-		return false
-	}
-	return !colon || len(m) == 2 && isNumber(m) && atoi(m) < 60
-}
-
-// isZoneName reports whether w is an IANA time zone name such as
-// Europe/Berlin or America/New_York.
-func isZoneName(w string) bool {
-	area, city, ok := strings.Cut(w, "/")
-	switch area {
-	case "Africa", "America", "Antarctica", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific":
-	default:
-		return false
-	}
-	return ok && city != "" && unicode.IsUpper(rune(city[0])) && strings.IndexFunc(city, func(r rune) bool {
-		return !unicode.IsLetter(r) && r != '_' && r != '/'
-	}) < 0
-}
-
-// zoneAt is how many tokens of toks[i:] name a time zone at its start:
-// an IANA name, an abbreviation or the city of a zone in zoneNames ("new
-// york"); 0 if none.
-func zoneAt(toks []token, i int) int {
-	if i >= len(toks) {
-		return 0
-	}
-	if isZoneName(toks[i].w) || zoneAbbreviations[strings.ToLower(toks[i].w)] {
-		return 1
-	}
-	for _, z := range zoneNames {
-		city, k := z[strings.LastIndexByte(z, '/')+1:], i
-		for city != "" && k >= 0 {
-			var word string
-			word, city, _ = strings.Cut(city, "_")
-			if k < len(toks) && strings.EqualFold(toks[k].w, word) {
-				k++
-			} else {
-				k = -1
-			}
-		}
-		if k > i {
-			return k - i
-		}
-	}
-	return 0
-}
-
-// quantity splits a number written with a unit or a currency, in one
-// token ("80kg", "68°f", "€40", "40€", "$1,200") or followed by the unit
-// or currency as the next token ("5 miles", "40 eur"); unit is the unit or
-// currency as written, "" for a symbol.
-func quantity(w, next string) (unit string, ok bool) {
-	amount := func(s string) bool { return isDecimal(strings.ReplaceAll(s, ",", "")) }
-	if r, size := firstRune(w); strings.ContainsRune(currencySymbols, r) && amount(w[size:]) {
-		return "", true
-	}
-	if r, size := lastRune(w); strings.ContainsRune(currencySymbols, r) && amount(w[:len(w)-size]) {
-		return "", true
-	}
-	j := strings.IndexFunc(w, func(r rune) bool { return !(r >= '0' && r <= '9' || r == '.' || r == ',') })
-	switch {
-	case j < 0 && amount(w) && (unitKinds[next] != "" || currencyCodes[next]):
-		return next, true
-	case j > 0 && amount(w[:j]) && (unitKinds[w[j:]] != "" || currencyCodes[w[j:]] && len(w[j:]) == 3):
-		return w[j:], true
-	}
-	return "", false
-}
-
-// isUnit reports whether w names a unit or a currency ("celsius", "km",
-// "eur", "€").
-func isUnit(w string) bool {
-	r, size := firstRune(w)
-	return unitKinds[w] != "" || currencyCodes[w] || size == len(w) && strings.ContainsRune(currencySymbols, r)
-}
-
-// isExpression reports whether w is arithmetic written without spaces:
-// numbers joined by + * / ^ × ÷ (and -, = once one of those is there),
-// such as 2+2, (3*4)/2 or 2^10; "3-4" and "12/4" alone are ranges and
-// dates, not sums.
-func isExpression(w string) bool {
-	if w == "" || !(w[0] >= '0' && w[0] <= '9' || w[0] == '(') {
-		return false
-	}
-	ops, strong, digits := 0, false, false
-	prevDigit := false
-	for _, r := range w {
-		switch {
-		case r >= '0' && r <= '9' || r == '.':
-			digits, prevDigit = true, true
-			continue
-		case strings.ContainsRune("+*^×÷", r):
-			strong = true
-		case strings.ContainsRune("-/=()", r):
-		default:
-			return false
-		}
-		if r != '(' && r != ')' {
-			ops++
-		}
-		prevDigit = false
-	}
-	return digits && strong && ops > 0 && prevDigit || digits && strong && strings.HasSuffix(w, ")")
-}
-
-// isDecimal reports whether w is a number, perhaps with a decimal point
-// and a sign: 12, 18.5, -74.006.
-func isDecimal(w string) bool {
-	w = strings.TrimPrefix(w, "-")
-	a, b, dot := strings.Cut(w, ".")
-	return isNumber(a) && (!dot || isNumber(b))
-}
-
-// isCoordinate reports whether w is a latitude (limit 90) or longitude
-// (limit 180) written with at least three decimals, as a place's
-// coordinates are ("48.8566", "-74.0060"), not a price or a version.
-func isCoordinate(w string, limit int) bool {
-	whole, frac, ok := strings.Cut(strings.TrimPrefix(strings.TrimRight(w, "°"), "-"), ".")
-	return ok && len(frac) >= 3 && len(whole) <= 3 && isNumber(whole) && isNumber(frac) && atoi(whole) <= limit
-}
-
-// isVersion reports whether w is a version: v3, v1.2, v1.2.3 or 1.2.3
-// (three parts, a pre-release after a dash allowed), a range of them
-// (^1.3.0, >=2.0.0), or a package with one (react@18.2.0, left-pad@^1.3).
-func isVersion(w string) bool {
-	if at := strings.LastIndexByte(w, '@'); at > 0 {
-		return numbersJoined(strings.TrimLeft(w[at+1:], "^~=<>v"), 1)
-	}
-	core, _, _ := strings.Cut(strings.TrimLeft(w, "^~=<>"), "-")
-	if rest, ok := strings.CutPrefix(core, "v"); ok {
-		return numbersJoined(rest, 1)
-	}
-	return numbersJoined(core, 3) && strings.Count(core, ".") == 2
-}
-
-// numbersJoined reports whether w is at least min numbers joined by dots.
-func numbersJoined(w string, min int) bool {
-	n := 1
-	for {
-		p, rest, more := strings.Cut(w, ".")
-		if !isNumber(p) {
-			return false
-		}
-		if !more {
-			return n >= min
-		}
-		w, n = rest, n+1
-	}
-}
-
-// isColor reports whether w is a hex colour: # and 3, 4, 6 or 8 hex
-// digits, not all digits (#123 is an issue); a colour spelled only in
-// letters must repeat one or two of them (#fff, #ffeeff), so that a
-// hashtag like #decade is none.
-func isColor(w string) bool {
-	h, ok := strings.CutPrefix(strings.ToLower(w), "#")
-	if !ok || len(h) != 3 && len(h) != 4 && len(h) != 6 && len(h) != 8 {
-		return false
-	}
-	digits, letters := 0, map[byte]bool{}
-	for _, c := range []byte(h) {
-		switch {
-		case c >= '0' && c <= '9':
-			digits++
-		case c >= 'a' && c <= 'f':
-			letters[c] = true
-		default:
-			return false
-		}
-	}
-	return digits < len(h) && (digits > 0 || len(letters) <= 2)
-}
-
-// isFlight reports whether w is a flight number as written on a ticket:
-// a two-letter airline code in capitals and two to four digits (BA117,
-// MU5101), not a code that looks like one (ES2015, IE11, FY2024).
-func isFlight(w string) bool {
-	if len(w) < 4 || len(w) > 6 || notFlights[w[:2]] {
-		return false
-	}
-	return w[0] >= 'A' && w[0] <= 'Z' && w[1] >= 'A' && w[1] <= 'Z' && isNumber(w[2:])
-}
-
-// isTracking reports whether w is a UPS tracking number: 1Z and sixteen
-// capitals or digits. Other carriers' numbers are plain digits and can
-// not be told from order numbers.
-func isTracking(w string) bool {
-	if len(w) != 18 || !strings.HasPrefix(w, "1Z") {
-		return false
-	}
-	for _, c := range []byte(w[2:]) {
-		if !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z') {
-			return false
-		}
-	}
-	return true
-}
-
-// isDomain reports whether w is a bare host name such as acme.io or
-// mail.example.co.uk: labels of letters, digits and dashes ending in a
-// common top-level domain.
-func isDomain(w string) bool {
-	j := strings.LastIndexByte(w, '.')
-	if j <= 0 || !topLevelDomains[w[j+1:]] || strings.Contains(w, "..") || w[0] == '.' {
-		return false
-	}
-	return strings.IndexFunc(w, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '.') }) < 0
-}
-
-// cronIn reports whether toks hold a cron expression: five or six fields
-// in a row of digits, *, /, , and -, two of them together holding a *, or
-// one a step (*/5), as in "0 9 * * 1-5" or "*/15 * * * *" and unlike the
-// product "3 * 4 * 5".
-func cronIn(toks []token) bool {
-	field := func(w string) bool {
-		return w != "" && strings.IndexFunc(w, func(r rune) bool { return !(r >= '0' && r <= '9' || strings.ContainsRune("*/,-?", r)) }) < 0
-	}
-	for i := 0; i < len(toks); {
-		j := i
-		for j < len(toks) && field(toks[j].w) {
-			j++
-		}
-		if n := j - i; n == 5 || n == 6 {
-			for k := i; k < j; k++ {
-				if strings.HasPrefix(toks[k].w, "*/") || k+1 < j && strings.Contains(toks[k].w, "*") && strings.Contains(toks[k+1].w, "*") {
-					return true
-				}
-			}
-		}
-		i = j + 1
-	}
-	return false
-}
-
-func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
-
-func isLetters(w string) bool {
-	return w != "" && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) < 0
-}
-
-// atoi is the value of a short string of digits (isNumber), 0 if empty.
-func atoi(s string) int {
-	n := 0
-	for _, c := range []byte(s) {
-		n = n*10 + int(c-'0')
-	}
-	return n
-}
-
-func firstRune(w string) (rune, int) { return utf8.DecodeRuneInString(w) }
-
-func lastRune(w string) (rune, int) { return utf8.DecodeLastRuneInString(w) }
+})

@@ -58,7 +58,7 @@ func TestKindsOf_More(t *testing.T) {
 		"noon in los angeles is what at 6:15pm": "time",
 		"at 4pm in the lobby":                   "time",
 		"the Europe/Lisbon zone":                "time timezone",
-		"spam me at 25:00, 13pm or 9:7":         "",
+		"spam me at 25:00, 13pm, 9:7 or 30 pm":  "",
 		// dates
 		"from 02/01/2024 to 2024-03-31 or 31.12.2025": "date date date",
 		"1/2 cup, 3/4 done, 2024-13-45":               "",
