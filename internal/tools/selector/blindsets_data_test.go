@@ -1,0 +1,222 @@
+package selector_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"tai/internal/catalog"
+	"tai/internal/mcp/wire"
+)
+
+// The blind evaluation sets (testdata/blind, testdata/blind2; see each
+// README.md) were written without looking at the selector, each on
+// servers that none of the sets before it uses. These tests check only
+// that the data is sound: they do not run the selector on it.
+
+// toolLabel is a tool name as tai gives it: lower case, digits and underscores.
+var toolLabel = regexp.MustCompile(`^[a-z0-9_]+$`)
+
+// serverFolders are the folders of testdata holding each set's captured
+// servers, in the order the sets were written; the catalogue of a set is
+// its own servers and every folder before it.
+var serverFolders = []string{"servers", filepath.Join("unseen", "servers"),
+	filepath.Join("blind", "servers"), filepath.Join("blind2", "servers")}
+
+// blindSets names the blind sets; set i's servers are serverFolders[i+2].
+var blindSets = []string{"blind", "blind2"}
+
+// eachBlindSet runs check for every blind set: its name, its servers'
+// folder, and the folders of the sets before it.
+func eachBlindSet(t *testing.T, check func(t *testing.T, set, servers string, earlier []string)) {
+	for i, set := range blindSets {
+		t.Run(set, func(t *testing.T) { check(t, set, serverFolders[i+2], serverFolders[:i+2]) })
+	}
+}
+
+func readSetQueries(t *testing.T, set string) []query {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", set, "queries.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var qs []query
+	if err := json.Unmarshal(b, &qs); err != nil {
+		t.Fatalf("testdata/%s/queries.json: %v", set, err)
+	}
+	return qs
+}
+
+// setCatalogue counts, for each tool name of a set's whole catalogue
+// (native tools, its own servers and every earlier set's), how many tools
+// answer to it, and names the server of each bridged tool of its own.
+func setCatalogue(t *testing.T, servers string, earlier []string) (count map[string]int, own map[string]string) {
+	t.Helper()
+	count, own = map[string]int{}, map[string]string{}
+	for _, tool := range catalog.Native() {
+		count[tool.Name]++
+	}
+	for _, dir := range append(append([]string(nil), earlier...), servers) {
+		for _, c := range readCaptured(t, dir) {
+			for _, tool := range c.Tools {
+				name := bridgedName(c.Server, tool.Name)
+				count[name]++
+				if dir == servers {
+					own[name] = c.Server
+				}
+			}
+		}
+	}
+	return count, own
+}
+
+func TestBlindData_ServersAreNewAndEnough(t *testing.T) {
+	eachBlindSet(t, func(t *testing.T, set, servers string, earlier []string) {
+		known := map[string]string{}
+		for _, dir := range earlier {
+			for _, c := range readCaptured(t, dir) {
+				known[c.Server] = dir
+			}
+		}
+		mine := readCaptured(t, servers)
+		if len(mine) < 20 {
+			t.Errorf("testdata/%s has %d servers, want at least 20", servers, len(mine))
+		}
+		for _, c := range mine {
+			if dir, ok := known[c.Server]; ok {
+				t.Errorf("%s server %q is also in testdata/%s", set, c.Server, dir)
+			}
+			if len(c.Tools) == 0 {
+				t.Errorf("%s server %q has no tools", set, c.Server)
+			}
+		}
+	})
+}
+
+func TestBlindData_ServersUseNewPackages(t *testing.T) {
+	// The package, not only the server's name, must be new: the same npm
+	// package under another name would not be unseen. Two servers of one
+	// set on one package would also be one server counted twice.
+	read := func(t *testing.T, dir string) map[string]string {
+		files, err := filepath.Glob(filepath.Join("testdata", dir, "*.json"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no captured servers in testdata/%s (%v)", dir, err)
+		}
+		out := map[string]string{} // server → package
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var p struct {
+				Server  string `json:"server"`
+				Package string `json:"package"`
+			}
+			if err := json.Unmarshal(b, &p); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			out[p.Server] = p.Package
+		}
+		return out
+	}
+	eachBlindSet(t, func(t *testing.T, set, servers string, earlier []string) {
+		known := map[string]string{} // package → folder
+		for _, dir := range earlier {
+			for _, pkg := range read(t, dir) {
+				known[pkg] = dir
+			}
+		}
+		mine := map[string]string{} // package → server
+		for server, pkg := range read(t, servers) {
+			switch {
+			case pkg == "":
+				t.Errorf("%s server %q names no package", set, server)
+			case known[pkg] != "":
+				t.Errorf("%s server %q uses %s, which testdata/%s uses", set, server, pkg, known[pkg])
+			case mine[pkg] != "":
+				t.Errorf("%s servers %q and %q both use %s", set, server, mine[pkg], pkg)
+			}
+			mine[pkg] = server
+		}
+	})
+}
+
+func TestBlindData_LabelsNameExistingTools(t *testing.T) {
+	// A label must match exactly one tool of the whole catalogue, or the
+	// bridge would have renamed it.
+	eachBlindSet(t, func(t *testing.T, set, servers string, earlier []string) {
+		count, _ := setCatalogue(t, servers, earlier)
+		qs := readSetQueries(t, set)
+		if len(qs) < 150 {
+			t.Errorf("%s/queries.json has %d queries, want at least 150", set, len(qs))
+		}
+		checkLabels(t, qs, count)
+	})
+}
+
+func TestBlindData_LabelsAreOffered(t *testing.T) {
+	// The bridge offers a server's first wire.MaxTools tools only: a label
+	// past them could never be selected.
+	eachBlindSet(t, func(t *testing.T, set, servers string, earlier []string) {
+		labelled := map[string]string{} // label → a query naming it
+		for _, q := range readSetQueries(t, set) {
+			for _, label := range q.Tools {
+				labelled[label] = q.Query
+			}
+		}
+		for _, dir := range append(append([]string(nil), earlier...), servers) {
+			for _, c := range readCaptured(t, dir) {
+				for i := wire.MaxTools; i < len(c.Tools); i++ {
+					name := bridgedName(c.Server, c.Tools[i].Name)
+					if q, ok := labelled[name]; ok {
+						t.Errorf("query %q names %s, tool %d of %s, past the %d the bridge offers", q, name, i+1, c.Server, wire.MaxTools)
+					}
+				}
+			}
+		}
+	})
+}
+
+func TestBlindData_Coverage(t *testing.T) {
+	native := map[string]bool{}
+	for _, tool := range catalog.Native() {
+		native[tool.Name] = true
+	}
+	eachBlindSet(t, func(t *testing.T, set, servers string, earlier []string) {
+		_, own := setCatalogue(t, servers, earlier)
+		perServer := map[string]int{}
+		onOwn, onNative := 0, 0
+		for _, q := range readSetQueries(t, set) {
+			hit := map[string]bool{}
+			nat := false
+			for _, name := range q.Tools {
+				if s, ok := own[name]; ok {
+					hit[s] = true
+				}
+				nat = nat || native[name]
+			}
+			for s := range hit {
+				perServer[s]++
+			}
+			if len(hit) > 0 {
+				onOwn++
+			}
+			if nat {
+				onNative++
+			}
+		}
+		if onOwn < 110 {
+			t.Errorf("%d queries need a tool of a %s server, want at least 110", onOwn, set)
+		}
+		if onNative < 45 {
+			t.Errorf("%d queries need a native tool, want at least 45", onNative)
+		}
+		for _, c := range readCaptured(t, servers) {
+			if perServer[c.Server] < 3 {
+				t.Errorf("%s server %q has %d queries, want at least 3", set, c.Server, perServer[c.Server])
+			}
+		}
+	})
+}
