@@ -11,8 +11,8 @@ import (
 	"tai/internal/mcp/wire"
 )
 
-// The blind evaluation sets (testdata/blind, testdata/blind2; see each
-// README.md) were written without looking at the selector, each on
+// The blind evaluation sets (testdata/blind, testdata/blind2,
+// testdata/blind3; see each README.md) were written without looking at the selector, each on
 // servers that none of the sets before it uses. These tests check only
 // that the data is sound: they do not run the selector on it.
 
@@ -23,10 +23,11 @@ var toolLabel = regexp.MustCompile(`^[a-z0-9_]+$`)
 // servers, in the order the sets were written; the catalogue of a set is
 // its own servers and every folder before it.
 var serverFolders = []string{"servers", filepath.Join("unseen", "servers"),
-	filepath.Join("blind", "servers"), filepath.Join("blind2", "servers")}
+	filepath.Join("blind", "servers"), filepath.Join("blind2", "servers"),
+	filepath.Join("blind3", "servers")}
 
 // blindSets names the blind sets; set i's servers are serverFolders[i+2].
-var blindSets = []string{"blind", "blind2"}
+var blindSets = []string{"blind", "blind2", "blind3"}
 
 // eachBlindSet runs check for every blind set: its name, its servers'
 // folder, and the folders of the sets before it.
