@@ -72,7 +72,7 @@ bench-cache:
 # Tool selection: recall (all, reachable, native), offered tokens and their
 # share of the catalogue, and selection time, for tai's selector beside plain
 # BM25 top-k at the same tokens, on the captured catalogue (tune, held-out),
-# the unseen set, the two blind sets, and a synthetic 3,200-tool catalogue.
+# the unseen set, the three blind sets, and a synthetic 3,200-tool catalogue.
 # TAI_BENCH_WINDOW=N sizes the budgets for a model with an N-token context
 # window (default 128,000).
 bench-select:

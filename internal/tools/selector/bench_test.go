@@ -156,11 +156,10 @@ type evaluation struct {
 
 // evaluations are the repository's queries over the captured catalogue
 // (tune, heldout and all); the set written blind to the selector over that
-// catalogue grown by the set's own servers (unseen); and, when
-// testdata/blind holds it, the set written after, over every server at
-// once (blind); and when testdata/blind2 holds it, the second blind set,
-// written after the selector's changes that followed the first one, over
-// every server of all four sets (blind2).
+// catalogue grown by the set's own servers (unseen); and each blind set
+// (blindSets: blind, blind2, blind3, each written after the selector's
+// changes that followed the one before) over its own servers and every
+// earlier set's.
 func evaluations(tb testing.TB) []evaluation {
 	cat := benchCatalogue(tb)
 	ucat := unseenCatalogue(tb)
@@ -169,15 +168,10 @@ func evaluations(tb testing.TB) []evaluation {
 		{ucat, float64(selector.NewIndex(ucat).CatalogueTokens()),
 			map[string][]query{"unseen": loadQueriesFrom(tb, ucat, filepath.Join("unseen", "queries.json"))}, []string{"unseen"}},
 	}
-	if hasBlindSet() {
-		bcat := blindSetCatalogue(tb)
+	for i, set := range blindSets {
+		bcat := catalogueOf(tb, serverFolders[:i+3]...)
 		evs = append(evs, evaluation{bcat, float64(selector.NewIndex(bcat).CatalogueTokens()),
-			map[string][]query{"blind": loadQueriesFrom(tb, bcat, filepath.Join("blind", "queries.json"))}, []string{"blind"}})
-	}
-	if hasBlind2Set() {
-		b2cat := blind2SetCatalogue(tb)
-		evs = append(evs, evaluation{b2cat, float64(selector.NewIndex(b2cat).CatalogueTokens()),
-			map[string][]query{"blind2": loadQueriesFrom(tb, b2cat, filepath.Join("blind2", "queries.json"))}, []string{"blind2"}})
+			map[string][]query{set: loadQueriesFrom(tb, bcat, filepath.Join(set, "queries.json"))}, []string{set}})
 	}
 	return evs
 }
@@ -283,7 +277,7 @@ func TestSelection_Targets(t *testing.T) {
 					}
 				}
 			}
-			if name == "blind" || name == "blind2" {
+			if slices.Contains(blindSets, name) {
 				continue // measured, not a target: see docs/benchmarks.md
 			}
 			want := 0.97

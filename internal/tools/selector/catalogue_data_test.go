@@ -203,26 +203,3 @@ func loadQueriesFrom(tb testing.TB, cat []*tools.Tool, file string) []query {
 	}
 	return qs
 }
-
-// hasBlindSet reports whether testdata/blind holds the blind set's
-// queries (see its README.md).
-func hasBlindSet() bool {
-	_, err := os.Stat(filepath.Join("testdata", "blind", "queries.json"))
-	return err == nil
-}
-
-// blindSetCatalogue is every captured server at once: the repository's, the
-// unseen set's and the blind set's (testdata/blind/servers).
-func blindSetCatalogue(tb testing.TB) []*tools.Tool {
-	return catalogueOf(tb, "servers", filepath.Join("unseen", "servers"), filepath.Join("blind", "servers"))
-}
-
-func hasBlind2Set() bool {
-	_, err := os.Stat(filepath.Join("testdata", "blind2", "queries.json"))
-	return err == nil
-}
-
-// blind2SetCatalogue is every captured server of the four sets at once.
-func blind2SetCatalogue(tb testing.TB) []*tools.Tool {
-	return catalogueOf(tb, "servers", filepath.Join("unseen", "servers"), filepath.Join("blind", "servers"), filepath.Join("blind2", "servers"))
-}
