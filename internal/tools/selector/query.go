@@ -173,11 +173,10 @@ func (ix *Index) concepts(q Query) []concept {
 func phrases(text string) []string {
 	var words []string
 	forEachWord(text, func(w string) { words = append(words, w) })
-	rel := relatives()
 	var out []string
 	for i := range words {
 		for n := 2; n <= 3 && i+n <= len(words); n++ {
-			if k := phraseKey(words[i : i+n]); rel[k] != nil {
+			if k := phraseKey(words[i : i+n]); relativesOf(k) != nil {
 				out = append(out, k)
 			}
 		}
@@ -193,10 +192,9 @@ func (ix *Index) Rank(q Query) []Hit {
 	best := make([]float32, n)
 	touched := make([]int32, 0, 64)
 	concepts := ix.concepts(q)
-	rel := relatives()
 	for _, c := range concepts {
 		touched = ix.match(c.stem, 1, best, touched)
-		for _, r := range rel[c.stem] {
+		for _, r := range relativesOf(c.stem) {
 			touched = ix.match(r.stem, r.weight, best, touched)
 		}
 		for _, d := range touched {

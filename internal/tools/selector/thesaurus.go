@@ -2,6 +2,7 @@ package selector
 
 import (
 	_ "embed"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -135,22 +136,60 @@ type relative struct {
 //go:embed wordnet.txt
 var wordnetTable string
 
-// relatives maps a stem to the stems that may stand in for it, the hand
-// groups first; it is built on first use, not at start-up.
-var relatives = sync.OnceValue(func() map[string][]relative {
-	m := map[string][]relative{}
-	add := func(from, to string, w float32) {
-		if from == to {
+// relativesOf returns the stems that may stand in for the stem key, the
+// hand groups' first. The table is not read whole: key's WordNet entries
+// are found by binary search in it (see wordnetEntries), so tai's first
+// request pays for the words it uses, not for the table. Results with any
+// relative are remembered; there are at most as many as the groups and
+// the table have keys, whatever the queries. Safe for concurrent use.
+func relativesOf(key string) []relative {
+	if v, ok := knownRelatives.Load(key); ok {
+		return v.([]relative)
+	}
+	var rs relatives
+	for _, r := range handRelatives()[key] {
+		rs.add(key, r.stem, r.weight)
+	}
+	wordnetEntries(key, func(synonyms, broader string) {
+		for _, w := range strings.Fields(synonyms) {
+			rs.add(key, Stem(w), synonymWeight)
+		}
+		for _, w := range strings.Fields(broader) {
+			rs.add(key, Stem(w), broaderWeight)
+		}
+	})
+	if len(rs) == 0 {
+		return nil
+	}
+	v, _ := knownRelatives.LoadOrStore(key, []relative(rs))
+	return v.([]relative)
+}
+
+// knownRelatives holds relativesOf's results that have a relative.
+var knownRelatives sync.Map
+
+// relatives is a list of relatives without repeats.
+type relatives []relative
+
+// add notes that to stands in for from at weight w; a relative noted
+// twice keeps its best weight, and a word is no relative of itself.
+func (rs *relatives) add(from, to string, w float32) {
+	if from == to {
+		return
+	}
+	for i, r := range *rs {
+		if r.stem == to {
+			(*rs)[i].weight = max(r.weight, w)
 			return
 		}
-		for i, r := range m[from] {
-			if r.stem == to {
-				m[from][i].weight = max(r.weight, w)
-				return
-			}
-		}
-		m[from] = append(m[from], relative{to, w})
 	}
+	*rs = append(*rs, relative{to, w})
+}
+
+// handRelatives maps each stem of the hand groups (related) to the other
+// stems of its groups; it is built on first use, not at start-up.
+var handRelatives = sync.OnceValue(func() map[string][]relative {
+	m := map[string]relatives{}
 	for _, g := range related {
 		var stems []string
 		for _, w := range strings.Fields(g) {
@@ -158,28 +197,75 @@ var relatives = sync.OnceValue(func() map[string][]relative {
 		}
 		for _, s := range stems {
 			for _, o := range stems {
-				add(s, o, expansionWeight)
+				rs := m[s]
+				rs.add(s, o, expansionWeight)
+				m[s] = rs
 			}
 		}
 	}
-	for _, line := range strings.Split(wordnetTable, "\n") {
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		head, broader, _ := strings.Cut(line, " | ")
-		words := strings.Fields(head)
-		if len(words) == 0 {
-			continue
-		}
-		key := phraseKey(strings.Split(words[0], "_"))
-		for _, w := range words[1:] {
-			add(key, Stem(w), synonymWeight)
-		}
-		for _, w := range strings.Fields(broader) {
-			add(key, Stem(w), broaderWeight)
+	out := make(map[string][]relative, len(m))
+	for s, rs := range m {
+		if len(rs) > 0 {
+			out[s] = rs
 		}
 	}
-	return m
+	return out
+})
+
+// wordnetEntries calls fn with the synonyms and the broader words of each
+// entry of the WordNet table whose word or phrase has the key key (its
+// stems joined by underscores: see phraseKey).
+//
+// The table is sorted by word, and a word's stem is a beginning of the
+// word, or for a plural or past in -ies or -ied, a beginning of at least
+// two letters and a "y" (Stem). So every entry with the key key begins
+// with key's first stem, less such a "y": those entries are one run of
+// the table, found by binary search.
+func wordnetEntries(key string, fn func(synonyms, broader string)) {
+	prefix, _, _ := strings.Cut(key, "_")
+	if len(prefix) >= 3 {
+		prefix = strings.TrimSuffix(prefix, "y")
+	}
+	lines := wordnetLines()
+	i := sort.Search(len(lines), func(i int) bool { return headword(lines[i]) >= prefix })
+	for ; i < len(lines) && strings.HasPrefix(lines[i], prefix); i++ {
+		line := lines[i]
+		head := headword(line)
+		if strings.Count(head, "_") != strings.Count(key, "_") || headKey(head) != key {
+			continue
+		}
+		synonyms, broader, _ := strings.Cut(line[len(head):], " | ")
+		fn(synonyms, broader)
+	}
+}
+
+// headKey is the key of a word or phrase of the table (see phraseKey).
+func headKey(head string) string {
+	if !strings.Contains(head, "_") {
+		return Stem(head)
+	}
+	return phraseKey(strings.Split(head, "_"))
+}
+
+// headword is the word or phrase an entry of the WordNet table is for.
+func headword(line string) string {
+	if i := strings.IndexByte(line, ' '); i >= 0 {
+		return line[:i]
+	}
+	return line
+}
+
+// wordnetLines are the entries of the WordNet table, in its order (by
+// word), without the comment lines; built on first use.
+var wordnetLines = sync.OnceValue(func() []string {
+	lines := make([]string, 0, strings.Count(wordnetTable, "\n"))
+	for line := range strings.Lines(wordnetTable) {
+		line = strings.TrimSuffix(line, "\n")
+		if line != "" && line[0] != '#' {
+			lines = append(lines, line)
+		}
+	}
+	return lines
 })
 
 // phraseKey is the key of a word or of words in a row: their stems joined
