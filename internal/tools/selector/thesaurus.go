@@ -2,6 +2,7 @@ package selector
 
 import (
 	_ "embed"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -147,8 +148,10 @@ func relativesOf(key string) []relative {
 		return v.([]relative)
 	}
 	var rs relatives
-	for _, r := range handRelatives()[key] {
-		rs.add(key, r.stem, r.weight)
+	for _, g := range handGroups()[key] {
+		for _, w := range strings.Fields(related[g]) {
+			rs.add(key, Stem(w), expansionWeight)
+		}
 	}
 	wordnetEntries(key, func(synonyms, broader string) {
 		for _, w := range strings.Fields(synonyms) {
@@ -186,30 +189,19 @@ func (rs *relatives) add(from, to string, w float32) {
 	*rs = append(*rs, relative{to, w})
 }
 
-// handRelatives maps each stem of the hand groups (related) to the other
-// stems of its groups; it is built on first use, not at start-up.
-var handRelatives = sync.OnceValue(func() map[string][]relative {
-	m := map[string]relatives{}
-	for _, g := range related {
-		var stems []string
+// handGroups maps each stem of the hand groups (related) to the indices
+// of its groups; it is built on first use, not at start-up.
+var handGroups = sync.OnceValue(func() map[string][]int {
+	m := map[string][]int{}
+	for i, g := range related {
 		for _, w := range strings.Fields(g) {
-			stems = append(stems, Stem(w))
-		}
-		for _, s := range stems {
-			for _, o := range stems {
-				rs := m[s]
-				rs.add(s, o, expansionWeight)
-				m[s] = rs
+			s := Stem(w)
+			if !slices.Contains(m[s], i) {
+				m[s] = append(m[s], i)
 			}
 		}
 	}
-	out := make(map[string][]relative, len(m))
-	for s, rs := range m {
-		if len(rs) > 0 {
-			out[s] = rs
-		}
-	}
-	return out
+	return m
 })
 
 // wordnetEntries calls fn with the synonyms and the broader words of each
@@ -226,10 +218,23 @@ func wordnetEntries(key string, fn func(synonyms, broader string)) {
 	if len(prefix) >= 3 {
 		prefix = strings.TrimSuffix(prefix, "y")
 	}
-	lines := wordnetLines()
-	i := sort.Search(len(lines), func(i int) bool { return headword(lines[i]) >= prefix })
-	for ; i < len(lines) && strings.HasPrefix(lines[i], prefix); i++ {
-		line := lines[i]
+	table := wordnetTable
+	i := sort.Search(len(table), func(i int) bool {
+		return headword(table[lineStart(table, i):]) >= prefix
+	})
+	for i = lineStart(table, i); i < len(table); {
+		line := table[i:]
+		if n := strings.IndexByte(line, '\n'); n >= 0 {
+			line, i = line[:n], i+n+1
+		} else {
+			i = len(table)
+		}
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		if !strings.HasPrefix(line, prefix) {
+			break
+		}
 		head := headword(line)
 		if strings.Count(head, "_") != strings.Count(key, "_") || headKey(head) != key {
 			continue
@@ -237,6 +242,11 @@ func wordnetEntries(key string, fn func(synonyms, broader string)) {
 		synonyms, broader, _ := strings.Cut(line[len(head):], " | ")
 		fn(synonyms, broader)
 	}
+}
+
+// lineStart is the offset of the line of text that holds offset i.
+func lineStart(text string, i int) int {
+	return strings.LastIndexByte(text[:i], '\n') + 1
 }
 
 // headKey is the key of a word or phrase of the table (see phraseKey).
@@ -247,26 +257,14 @@ func headKey(head string) string {
 	return phraseKey(strings.Split(head, "_"))
 }
 
-// headword is the word or phrase an entry of the WordNet table is for.
+// headword is the word or phrase an entry of the WordNet table is for:
+// the first word of line, which may run on to the rest of the table.
 func headword(line string) string {
-	if i := strings.IndexByte(line, ' '); i >= 0 {
+	if i := strings.IndexAny(line, " \n"); i >= 0 {
 		return line[:i]
 	}
 	return line
 }
-
-// wordnetLines are the entries of the WordNet table, in its order (by
-// word), without the comment lines; built on first use.
-var wordnetLines = sync.OnceValue(func() []string {
-	lines := make([]string, 0, strings.Count(wordnetTable, "\n"))
-	for line := range strings.Lines(wordnetTable) {
-		line = strings.TrimSuffix(line, "\n")
-		if line != "" && line[0] != '#' {
-			lines = append(lines, line)
-		}
-	}
-	return lines
-})
 
 // phraseKey is the key of a word or of words in a row: their stems joined
 // by underscores, so "getting rid of" finds WordNet's get_rid_of.
