@@ -61,3 +61,21 @@ func TestFirstSelection(t *testing.T) {
 		t.Errorf("first selection for removing a folder offered %v; want delete_path", names(got))
 	}
 }
+
+// BenchmarkIndexNative times indexing tai's native catalogue, which every
+// start of tai does before its first model request.
+func BenchmarkIndexNative(b *testing.B) {
+	cat := catalog.Native()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		selector.NewIndex(cat)
+	}
+}
+
+// BenchmarkNative times building the native catalogue.
+func BenchmarkNative(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		catalog.Native()
+	}
+}

@@ -95,8 +95,9 @@ func NewIndex(ts []*tools.Tool) *Index {
 			if fields[f].compounds {
 				names[i] = append(names[i], text)
 			}
-			counts := map[string]int{}
-			for _, w := range Words(text) {
+			words := Words(text)
+			counts := make(map[string]int, len(words))
+			for _, w := range words {
 				counts[w]++
 				if !used[w] {
 					used[w] = true
@@ -126,6 +127,7 @@ func NewIndex(ts []*tools.Tool) *Index {
 			}
 		}
 	}
+	ix.postings = make(map[string][]posting, len(df))
 	ix.weigh(docs, lens, have)
 	ix.nameServers()
 	return ix
@@ -189,7 +191,11 @@ func (ix *Index) weigh(docs [][]map[string]int, lens []float64, have []int) {
 		avg[f] = math.Max(lens[f]/math.Max(m, 1), 1)
 	}
 	for i, doc := range docs {
-		tf := map[string]float64{} // weighted, length-normalized
+		terms := 0
+		for _, counts := range doc {
+			terms += len(counts)
+		}
+		tf := make(map[string]float64, terms) // weighted, length-normalized
 		for f, counts := range doc {
 			dl := 0
 			for _, c := range counts {
