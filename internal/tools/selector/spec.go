@@ -25,10 +25,7 @@ func SpecBytes(t *tools.Tool) int {
 	if len(bytes.TrimSpace(params)) == 0 {
 		params = emptySchema
 	}
-	var buf bytes.Buffer
-	if json.Compact(&buf, params) == nil {
-		params = buf.Bytes()
-	}
+	// Marshal compacts params itself (json.RawMessage), as it goes on the wire.
 	b, err := json.Marshal(spec{t.Name, t.Description, params})
 	if err != nil { // a schema that is not JSON: count it as it is
 		return len(t.Name) + len(t.Description) + len(params)
