@@ -132,7 +132,8 @@ type relative struct {
 }
 
 // wordnetTable is generated from WordNet 3.0 (see WORDNET-LICENSE and
-// internal/wordnetgen): one line per word, "word synonyms… | broader…".
+// internal/wordnetgen): one line per word, "word synonyms… | broader…",
+// sorted by word in byte order, which wordnetEntries relies on.
 //
 //go:embed wordnet.txt
 var wordnetTable string

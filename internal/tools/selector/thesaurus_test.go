@@ -49,6 +49,14 @@ func eagerRelatives() map[string]relatives {
 // each key with a letter more or less), the same relatives at the same
 // weights, and none where the whole table has none.
 func TestRelativesOf_SameAsWholeTable(t *testing.T) {
+	prev := ""
+	for line := range strings.Lines(wordnetTable) {
+		if head := headword(line); line[0] != '#' && head <= prev {
+			t.Fatalf("the WordNet table has %q after %q: it must be sorted by word", head, prev)
+		} else if line[0] != '#' {
+			prev = head
+		}
+	}
 	want := eagerRelatives()
 	probes := map[string]bool{"": true, "y": true, "_": true}
 	for k := range want {
@@ -83,6 +91,32 @@ func TestRelativesOf_SameAsWholeTable(t *testing.T) {
 			if w, ok := weights[r.stem]; !ok || w != r.weight {
 				t.Errorf("relativesOf(%q): %s at %v; the whole table has it at %v (present: %v)", p, r.stem, r.weight, w, ok)
 			}
+		}
+	}
+}
+
+// TestRelativesOf_Concurrent looks the same words up from several
+// goroutines at once, as concurrent Ranks of one Index do: each gets the
+// whole table's relatives (run with -race, no data race either).
+func TestRelativesOf_Concurrent(t *testing.T) {
+	keys := []string{"delet", "folder", "get_rid_of", "sum_up", "shut_down", "copy", "cop", "run", "search", "zzzz"}
+	want := eagerRelatives()
+	knownRelatives.Clear() // as in a fresh process: every goroutine may be the first
+	done := make(chan string, 8*len(keys))
+	for g := 0; g < 8; g++ {
+		go func() {
+			for _, k := range keys {
+				if len(relativesOf(k)) != len(want[k]) {
+					done <- k
+					continue
+				}
+				done <- ""
+			}
+		}()
+	}
+	for range 8 * len(keys) {
+		if k := <-done; k != "" {
+			t.Errorf("relativesOf(%q) from several goroutines: %d relatives, want %d", k, len(relativesOf(k)), len(want[k]))
 		}
 	}
 }
