@@ -273,18 +273,17 @@ func zoneAt(toks []token, i int) int {
 // or currency as the next token ("5 miles", "40 eur"); unit is the unit or
 // currency as written, "" for a symbol.
 func quantity(w, next string) (unit string, ok bool) {
-	amount := func(s string) bool { return isDecimal(strings.ReplaceAll(s, ",", "")) }
-	if r, size := firstRune(w); strings.ContainsRune(currencySymbols, r) && amount(w[size:]) {
+	if r, size := utf8.DecodeRuneInString(w); strings.ContainsRune(currencySymbols, r) && isAmount(w[size:]) {
 		return "", true
 	}
-	if r, size := lastRune(w); strings.ContainsRune(currencySymbols, r) && amount(w[:len(w)-size]) {
+	if r, size := utf8.DecodeLastRuneInString(w); strings.ContainsRune(currencySymbols, r) && isAmount(w[:len(w)-size]) {
 		return "", true
 	}
 	j := strings.IndexFunc(w, func(r rune) bool { return !(r >= '0' && r <= '9' || r == '.' || r == ',') })
 	switch {
-	case j < 0 && amount(w) && (unitKinds()[next] != "" || currencyCodes()[next]):
+	case j < 0 && isAmount(w) && (unitKinds()[next] != "" || currencyCodes()[next]):
 		return next, true
-	case j > 0 && amount(w[:j]) && (unitKinds()[w[j:]] != "" || currencyCodes()[w[j:]] && len(w[j:]) == 3):
+	case j > 0 && isAmount(w[:j]) && (unitKinds()[w[j:]] != "" || currencyCodes()[w[j:]] && len(w[j:]) == 3):
 		return w[j:], true
 	}
 	return "", false
@@ -293,7 +292,7 @@ func quantity(w, next string) (unit string, ok bool) {
 // isUnit reports whether w names a unit or a currency ("celsius", "km",
 // "eur", "€").
 func isUnit(w string) bool {
-	r, size := firstRune(w)
+	r, size := utf8.DecodeRuneInString(w)
 	return unitKinds()[w] != "" || currencyCodes()[w] || size == len(w) && strings.ContainsRune(currencySymbols, r)
 }
 
@@ -325,6 +324,10 @@ func isExpression(w string) bool {
 	}
 	return digits && strong && ops > 0 && prevDigit || digits && strong && strings.HasSuffix(w, ")")
 }
+
+// isAmount reports whether w is a number with thousands separators
+// perhaps: 1,200.50.
+func isAmount(w string) bool { return isDecimal(strings.ReplaceAll(w, ",", "")) }
 
 // isDecimal reports whether w is a number, perhaps with a decimal point
 // and a sign: 12, 18.5, -74.006.
@@ -469,7 +472,3 @@ func atoi(s string) int {
 	}
 	return n
 }
-
-func firstRune(w string) (rune, int) { return utf8.DecodeRuneInString(w) }
-
-func lastRune(w string) (rune, int) { return utf8.DecodeLastRuneInString(w) }

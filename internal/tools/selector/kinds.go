@@ -246,15 +246,14 @@ func phraseKind(toks []token, i int) (kind string, more int) {
 		}
 		return kind, n
 	}
-	amount := func(s string) bool { return isDecimal(strings.ReplaceAll(s, ",", "")) }
 	switch p := strings.TrimSuffix(w, "%"); {
 	case isDay(w) && months()[next(1)] || months()[w] && isDay(next(1)):
 		return "date", 1 // 12 may, march 3rd
-	case p != w && isDecimal(p) && next(1) == "of" && amount(next(2)):
+	case p != w && isDecimal(p) && next(1) == "of" && isAmount(next(2)):
 		return "math calculate percentage", 2
 	case p != w && isDecimal(p):
 		return "percentage", 0
-	case amount(w) && arithmeticWords()[next(1)] && amount(next(2)):
+	case isAmount(w) && arithmeticWords()[next(1)] && isAmount(next(2)):
 		return "math calculate expression", 2
 	case isCoordinate(w, 90) && strings.HasSuffix(toks[i].raw, ",") && isCoordinate(next(1), 180):
 		return "coordinates latitude longitude location", 1
