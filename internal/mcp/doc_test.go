@@ -389,43 +389,43 @@ func TestDoc_ServedExtrasMatchSchemas(t *testing.T) {
 func TestDoc_HeadersAndCodesMatchCode(t *testing.T) {
 	sec := section(t, readDoc(t), "Wire subset")
 	headers := map[string]string{}
-	for _, r := range regexp.MustCompile("(?m)^\\| `((?:MCP|Mcp)-[A-Za-z-]+)` \\| ([a-z]+) \\|").FindAllStringSubmatch(sec, -1) {
-		headers[r[1]] = r[2]
-	}
 	for _, h := range wire.Headers {
-		if era, ok := headers[h.Name]; !ok || era != h.Eras {
-			t.Errorf("the header table gives %s era %q; the code says %q", h.Name, era, h.Eras)
-		}
-		delete(headers, h.Name)
+		headers[h.Name] = h.Eras
 	}
-	for name := range headers {
-		t.Errorf("the header table names %s, which the code does not send or read", name)
-	}
+	tableMatches(t, sec, "(?m)^\\| `((?:MCP|Mcp)-[A-Za-z-]+)` \\| ([a-z]+) \\|", "header", "era", headers, true)
 	codes := map[string]string{}
-	for _, r := range regexp.MustCompile("(?m)^\\| `(-3[0-9]+)` \\| ([A-Za-z]+) \\|").FindAllStringSubmatch(sec, -1) {
-		codes[r[1]] = r[2]
-	}
 	for _, c := range wire.Codes {
-		key := fmt.Sprint(c.Code)
-		if name, ok := codes[key]; !ok || name != c.Name {
-			t.Errorf("the error-code table gives %s the name %q; the code says %q", key, name, c.Name)
-		}
-		delete(codes, key)
+		codes[fmt.Sprint(c.Code)] = c.Name
 	}
-	for code := range codes {
-		t.Errorf("the error-code table names %s, which the code does not send or read", code)
-	}
+	tableMatches(t, sec, "(?m)^\\| `(-3[0-9]+)` \\| ([A-Za-z]+) \\|", "error-code", "name", codes, true)
 	eras := map[string]string{}
-	for _, r := range regexp.MustCompile("(?m)^\\| [A-Za-z0-9]+ \\| `([^`]+)` \\| ([a-z]+) \\|").FindAllStringSubmatch(sec, -1) {
-		eras[r[1]] = r[2]
-	}
 	for _, m := range wire.Methods {
-		want := m.Era
-		if want == "" {
-			want = "both"
+		eras[m.Name] = m.Era
+		if m.Era == "" {
+			eras[m.Name] = "both"
 		}
-		if eras[m.Name] != want {
-			t.Errorf("the wire table gives %s era %q; the code says %q", m.Name, eras[m.Name], want)
+	}
+	tableMatches(t, sec, "(?m)^\\| [A-Za-z0-9]+ \\| `([^`]+)` \\| ([a-z]+) \\|", "wire", "era", eras, false)
+}
+
+// tableMatches checks the rows of sec's table that pattern matches (key,
+// value) against the code's want: every key of want has its value in the
+// table, and, both ways, the table names no key the code does not.
+func tableMatches(t *testing.T, sec, pattern, table, column string, want map[string]string, bothWays bool) {
+	t.Helper()
+	rows := map[string]string{}
+	for _, r := range regexp.MustCompile(pattern).FindAllStringSubmatch(sec, -1) {
+		rows[r[1]] = r[2]
+	}
+	for key, v := range want {
+		if got, ok := rows[key]; !ok || got != v {
+			t.Errorf("the %s table gives %s the %s %q; the code says %q", table, key, column, got, v)
+		}
+		delete(rows, key)
+	}
+	if bothWays {
+		for key := range rows {
+			t.Errorf("the %s table names %s, which the code does not send or read", table, key)
 		}
 	}
 }
