@@ -244,8 +244,7 @@ func BenchmarkIndex3200(b *testing.B) {
 // TestSelection_Targets holds the selector to issue 18's targets on the
 // repository's sets: recall of at least 97% of the queries whose tool may
 // be offered, within 5% of the catalogue's tokens, and ahead of the BM25
-// baseline given the same tokens, on every set (on the held-out quarter,
-// where each misses one of 47, at least level with it). Speed is for the
+// baseline given the same tokens, on every set. Speed is for the
 // benchmarks.
 func TestSelection_Targets(t *testing.T) {
 	cat := benchCatalogue(t)
@@ -288,7 +287,7 @@ func TestSelection_Targets(t *testing.T) {
 				t.Errorf("%s: recall %.1f%% of the queries whose tool may be offered, with %.0f tokens (%.1f%% of the catalogue); want ≥ %.0f%% within 5%%",
 					name, 100*ours.reachableRecall, ours.tokens, 100*ours.tokens/ev.total, 100*want)
 			}
-			if ours.recall < theirs.recall || ours.recall == theirs.recall && name != "heldout" {
+			if ours.recall <= theirs.recall {
 				t.Errorf("%s: tai %.1f%%, BM25 at the same tokens %.1f%%; want tai ahead", name, 100*ours.recall, 100*theirs.recall)
 			}
 		}

@@ -49,10 +49,12 @@ var fields = []field{
 	{asksWeight, func(d *doc) string { return d.t.Asks }, false, true},
 }
 
-// asksWeight weighs a native tool's phrasings (tools.Tool.Asks) like its
-// description: they say what it answers in the words people use, and
-// are never offered, so they cost no tokens.
-const asksWeight = 1
+// asksWeight weighs a native tool's phrasings (tools.Tool.Asks) a little
+// under its description: they say what it answers in the words people
+// use, and are never offered, so they cost no tokens; but a tool has some
+// twenty of them, so their words are many, and weighed in full they let
+// a native tool outrank a bridged one on a word of a single phrasing.
+const asksWeight = 0.8
 
 // posting is one tool's weight for one term: its BM25F term score.
 type posting struct {

@@ -168,6 +168,9 @@ func kindsOf(text string) string {
 // kindAt names the kind of the payload starting at toks[i], and how many
 // tokens after it that payload spans.
 func kindAt(toks []token, i int) (kind string, more int) {
+	if k, n := operationKind(toks, i); k != "" {
+		return k, n
+	}
 	if plainWord(toks[i].w) && !months()[strings.ToLower(toks[i].w)] {
 		return "", 0 // most of a request: no kind begins with a plain word but a month's name
 	}
@@ -253,8 +256,6 @@ func phraseKind(toks []token, i int) (kind string, more int) {
 		return "math calculate percentage", 2
 	case p != w && isDecimal(p):
 		return "percentage", 0
-	case isAmount(w) && arithmeticWords()[next(1)] && isAmount(next(2)):
-		return "math calculate expression", 2
 	case isCoordinate(w, 90) && strings.HasSuffix(toks[i].raw, ",") && isCoordinate(next(1), 180):
 		return "coordinates latitude longitude location", 1
 	}
@@ -316,10 +317,62 @@ func nameKind(w string) string {
 	return ""
 }
 
-// arithmeticWords join two numbers into a calculation ("2340 plus 12",
-// "7 * 6"). A spaced "-" is left out: "3 - 5" is as often a range.
-var arithmeticWords = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"plus": true, "minus": true, "times": true, "+": true, "*": true, "×": true, "/": true, "÷": true, "^": true,
+// operations name each arithmetic operation in the words calculators'
+// descriptions use for it ("sum", "multiply", "evaluate a math
+// expression"), keyed by the words people write for it: operators between
+// two numbers ("2340 plus 12", "7 * 6", "1200 divided by 7"), and verbs and
+// nouns before them ("add 3 and 4", "subtract 5 from 9", "the sum of 3
+// and 4"). A spaced "-" is no operator: "3 - 5" is as often a range; nor
+// is "x": "3 x 8" is as often sets or a size, nor "over": "3 over 2
+// days".
+var operations = sync.OnceValue(func() (m struct{ between, before map[string]string }) {
+	const (
+		add = "math calculate arithmetic sum add addition"
+		sub = "math calculate arithmetic subtract subtraction"
+		mul = "math calculate arithmetic multiply multiplication"
+		div = "math calculate arithmetic divide division"
+		pow = "math calculate arithmetic power exponent"
+	)
+	m.between = map[string]string{
+		"plus": add, "+": add, "added to": add,
+		"minus": sub, "less": sub,
+		"times": mul, "*": mul, "×": mul, "multiplied by": mul,
+		"/": div, "÷": div, "divided by": div,
+		"^": pow, "raised to": pow,
 	}
+	m.before = map[string]string{
+		"add": add, "sum": add, "total": add,
+		"subtract": sub, "deduct": sub,
+		"multiply": mul,
+		"divide":   div,
+	}
+	return m
 })
+
+// operationKind names a calculation written with words at toks[i], and
+// how many tokens after it the calculation spans.
+func operationKind(toks []token, i int) (kind string, more int) {
+	next := func(j int) string { return lowerAt(toks, i+j) }
+	ops := operations()
+	if isAmount(next(0)) { // 3 plus 4, 1200 divided by 7
+		for n := 1; n <= 2; n++ {
+			op := strings.Join([]string{next(1), next(2)}[:n], " ")
+			if k := ops.between[op]; k != "" && isAmount(next(n+1)) {
+				return k, n + 1
+			}
+		}
+		return "", 0
+	}
+	k := ops.before[next(0)] // add 3 and 4, the sum of 3 and 4
+	n := 1
+	if next(1) == "of" || next(1) == "between" {
+		n = 2
+	}
+	switch next(n + 1) {
+	case "and", "to", "from", "by", "with":
+		if k != "" && isAmount(next(n)) && isAmount(next(n+2)) {
+			return k, n + 2
+		}
+	}
+	return "", 0
+}

@@ -157,6 +157,11 @@ func (ix *Index) concepts(q Query) []concept {
 	}
 	add(quoted, quotedWeight)
 	add(named, quotedWeight)
+	for _, f := range strings.Fields(named) {
+		for _, w := range ix.linkedServers(f) {
+			note(w, 1)
+		}
+	}
 	add(q.Traffic, trafficWeight)
 	out := make([]concept, 0, len(w))
 	for t, weight := range w {
@@ -258,5 +263,41 @@ func (ix *Index) Called(traffic string) []*tools.Tool {
 			out = append(out, ix.tools[i])
 		}
 	}
+	return out
+}
+
+// linkedServers are the words of the servers whose service a link or a
+// host name in the request is on: youtu.be/x and www.youtube.com/watch
+// are youtube's, github.com/acme/site is github's. A label of the host
+// (not www, not the top-level domain) names a server when it is a word
+// of the server's name or, with at least minShortName letters, the
+// beginning of one. The person named the service by linking to it, so
+// the word counts as theirs.
+func (ix *Index) linkedServers(word string) []string {
+	host := strings.ToLower(strings.TrimRight(word, ".,;:!?)"))
+	if _, rest, ok := strings.Cut(host, "://"); ok {
+		host = rest
+	}
+	host, _, _ = strings.Cut(host, "/")
+	host, _, _ = strings.Cut(host, ":")
+	labels := strings.Split(host, ".")
+	if len(labels) < 2 {
+		return nil
+	}
+	var out []string
+	for _, l := range labels[:len(labels)-1] {
+		if l == "www" || len(l) < minShortName || !isASCIILetters(l) {
+			continue
+		}
+		stem := Stem(l)
+		for srv := range ix.members {
+			for _, w := range Words(srv) {
+				if (w == stem || strings.HasPrefix(w, l)) && !contains(out, w) {
+					out = append(out, w)
+				}
+			}
+		}
+	}
+	sort.Strings(out)
 	return out
 }

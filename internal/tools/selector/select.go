@@ -65,6 +65,13 @@ const minRelevance = 0.2
 // files, the repository and tai itself, and cost little each.
 const nativeMatches = 2
 
+// minNativeRelevance is minRelevance for the native tools past the
+// nativeMatches best. A native tool is matched on its phrasings too
+// (tools.Tool.Asks, some twenty a tool), so it shares a common word with
+// almost any request; past the best two, a native match must be twice as
+// strong as a bridged one to spend the budget.
+const minNativeRelevance = 2 * minRelevance
+
 // typicalTokens is the size of a typical tool spec. A larger one needs
 // proportionally stronger evidence to be offered: it spends budget that
 // could offer several tools instead, though a large spec is often a
@@ -106,8 +113,10 @@ type Selection struct {
 // Select offers, in this order and while the budget lasts: the core set,
 // the tools loaded this turn, the tools the latest traffic called, the
 // nativeMatches best-matching native tools, then the best matches of the
-// request. Tools marked Unoffered are never offered.
-// The same index and request always give the same selection.
+// request that clear the relevance floor (minRelevance of the best match,
+// minNativeRelevance for native tools, more for large specs). Tools marked
+// Unoffered are never offered. The same index and request always give the
+// same selection.
 func (s Selector) Select(ix *Index, r Request) Selection {
 	budget := s.Budget
 	if budget.MaxTools <= 0 || budget.MaxTokens <= 0 {
@@ -142,7 +151,11 @@ func (s Selector) Select(ix *Index, r Request) Selection {
 		if h.Score < minRelevance*hits[0].Score || len(sel.out.Tools) >= budget.MaxTools {
 			break
 		}
-		if h.Score < hits[0].Score*minRelevance*sizeFactor(Tokens(ix.bytes[h.i])) {
+		floor := minRelevance
+		if !h.Tool.Bridged() {
+			floor = minNativeRelevance
+		}
+		if h.Score < hits[0].Score*floor*sizeFactor(Tokens(ix.bytes[h.i])) {
 			continue
 		}
 		sel.offerAt(int(h.i))

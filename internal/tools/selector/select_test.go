@@ -338,3 +338,69 @@ func TestRank_AsksFindTheTool(t *testing.T) {
 		t.Errorf("record_get ranked first without its phrasings: the test shows nothing: %v", names(hitTools(hits)))
 	}
 }
+
+// A link names the service it is on: youtu.be and github.com links rank
+// the youtube and github servers' tools first, though the request's own
+// words name neither. A host label that is no server's word, or shorter
+// than a short server name, names none.
+func TestRank_LinkNamesItsServer(t *testing.T) {
+	ts := []*tools.Tool{
+		tool("web_fetch", "Fetch a web page by its URL and return what it says"),
+		tool("read_file", "Read a file's contents"),
+		{Name: "mcp_youtube_transcript_get_transcript", Description: "Extract transcript from a YouTube video URL or ID", Server: "youtube_transcript", Remote: "get_transcript"},
+		{Name: "mcp_github_get_file_contents", Description: "Get the contents of a file in a repository", Server: "github", Remote: "get_file_contents"},
+		{Name: "mcp_apify_run_actor", Description: "Run an actor that fetches a page", Server: "apify", Remote: "run_actor"},
+	}
+	ix := selector.NewIndex(ts)
+	for in, want := range map[string]string{
+		"what does he say about caching in youtu.be/k3a9xz1":      "mcp_youtube_transcript_get_transcript",
+		"what's in https://github.com/acme/site/blob/main/go.mod": "mcp_github_get_file_contents",
+		"what does https://www.youtube.com/watch?v=k3a9xz1 say":   "mcp_youtube_transcript_get_transcript",
+	} {
+		if hits := ix.Rank(selector.Query{Input: in}); len(hits) == 0 || hits[0].Tool.Name != want {
+			t.Errorf("%q ranked %v first, want %s", in, names(hitTools(hits)), want)
+		}
+	}
+	for _, in := range []string{"what does https://api.acme.com/page say", "what does blog.acme.io/page say"} {
+		if hits := ix.Rank(selector.Query{Input: in}); len(hits) > 0 && hits[0].Tool.Server != "" {
+			t.Errorf("%q named server %s: %v", in, hits[0].Tool.Server, names(hitTools(hits)))
+		}
+	}
+}
+
+// Past the best two native matches, a native tool needs twice the
+// relevance of a bridged one to be offered: of two tools with the same
+// text and the same weak match, the bridged one is offered and the
+// native one is not.
+func TestSelect_NativesPastTheBestTwoNeedMoreRelevance(t *testing.T) {
+	ts := []*tools.Tool{
+		tool("account_sessions", "List the old sessions of the acme account"),
+		tool("account_show", "Show the acme account and its invoices"),
+		tool("note_rename", "Rename the old note of the acme team"),
+		{Name: "mcp_billing_archive_invoices", Description: "Archive the old invoices of an account", Server: "billing", Remote: "archive_invoices"},
+		{Name: "mcp_notes_note_rename", Description: "Rename the old note of the acme team", Server: "notes", Remote: "note_rename"},
+	}
+	for i := range 10 {
+		ts = append(ts, tool(fmt.Sprintf("filler_%02d", i), fmt.Sprintf("Does unrelated thing number %d with widgets", i)))
+	}
+	ix := selector.NewIndex(ts)
+	q := selector.Query{Input: "archive the old invoices of the acme account"}
+	hits := ix.Rank(q)
+	score := map[string]float64{}
+	for _, h := range hits {
+		score[h.Tool.Name] = h.Score / hits[0].Score
+	}
+	if hits[0].Tool.Name != "mcp_billing_archive_invoices" || score["note_rename"] != score["mcp_notes_note_rename"] ||
+		score["note_rename"] < 0.2 || score["note_rename"] >= 0.4 || score["account_show"] <= score["note_rename"] {
+		t.Fatalf("the test needs the two renames level, between 20%% and 40%% of the best, below the account tools: %v", score)
+	}
+	got := names(selector.Selector{Core: []string{}, Budget: selector.Budget{MaxTools: 20, MaxTokens: 10_000}}.Select(ix, selector.Request{Query: q}).Tools)
+	for _, want := range []string{"mcp_billing_archive_invoices", "account_sessions", "account_show", "mcp_notes_note_rename"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("offered %v without %s", got, want)
+		}
+	}
+	if slices.Contains(got, "note_rename") {
+		t.Errorf("offered %v with the third native match note_rename, at %.0f%% of the best", got, 100*score["note_rename"])
+	}
+}
