@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"testing"
 
+	"tai/internal/llm"
+	"tai/internal/profile"
 	"tai/internal/tools"
 	"tai/internal/tools/selector"
 )
@@ -36,7 +38,11 @@ type contenders struct {
 // (128,000), so that one run can show recall at another model's window.
 var benchWindow, _ = strconv.Atoi(os.Getenv("TAI_BENCH_WINDOW"))
 
-func newContenders(cat []*tools.Tool) *contenders {
+func newContenders(cat []*tools.Tool) *contenders { return newContendersAt(cat, benchWindow) }
+
+// newContendersAt is newContenders for a model whose context window holds
+// window tokens (0: the selector's default).
+func newContendersAt(cat []*tools.Tool, window int) *contenders {
 	ix := selector.NewIndex(cat)
 	var offerable []*tools.Tool // the baseline too offers no tool the bridge keeps back
 	kept, native := map[string]bool{}, map[string]bool{}
@@ -52,7 +58,7 @@ func newContenders(cat []*tools.Tool) *contenders {
 	}
 	return &contenders{
 		tai: method{"tai", func(in string) []*tools.Tool {
-			return selector.Selector{ContextTokens: benchWindow}.Select(ix, selector.Request{Query: selector.Query{Input: in}}).Tools
+			return selector.Selector{ContextTokens: window}.Select(ix, selector.Request{Query: selector.Query{Input: in}}).Tools
 		}, kept, native},
 		base: newBM25(offerable),
 		ev:   method{name: "bm25", kept: kept, native: native},
@@ -244,7 +250,12 @@ func BenchmarkIndex3200(b *testing.B) {
 // TestSelection_Targets holds the selector to issue 18's targets on the
 // repository's sets: recall of at least 97% of the queries whose tool may
 // be offered, within 5% of the catalogue's tokens, and ahead of the BM25
-// baseline given the same tokens, on every set. Speed is for the
+// baseline given the same tokens, on every set. It holds them at the
+// context window of the model tai uses unless told otherwise, where the
+// budget is the issue's 5% of the catalogue; and at the 128,000 tokens
+// the selector assumes when it knows no window, where 10% of the window
+// caps the budget of the unseen set's 325,756-token catalogue at 3.9% of
+// it, and unseen is held to 96% (docs/benchmarks.md). Speed is for the
 // benchmarks.
 func TestSelection_Targets(t *testing.T) {
 	cat := benchCatalogue(t)
@@ -254,44 +265,64 @@ func TestSelection_Targets(t *testing.T) {
 	if qs := loadQueries(t, cat); len(qs) < 100 {
 		t.Fatalf("%d queries; the benchmark needs at least 100", len(qs))
 	}
-	for _, ev := range evaluations(t) {
-		c := newContenders(ev.cat)
-		ix := selector.NewIndex(ev.cat)
-		for _, name := range ev.order {
-			set := ev.splits[name]
-			base, _ := c.sameShare(set)
-			ours, theirs := evaluate(c.tai, set), evaluate(base, set)
-			for _, r := range []struct {
-				m method
-				s score
-			}{{c.tai, ours}, {base, theirs}} {
-				t.Logf("%-8s %-11s recall %5.1f%% of %3d (%5.1f%% of %d that may be offered; native %5.1f%% of %d), %5.0f tokens (%.1f%% of %.0f)",
-					name, r.m.name, 100*r.s.recall, r.s.queries, 100*r.s.reachableRecall, r.s.reachable,
-					100*r.s.nativeRecall, r.s.native, r.s.tokens, 100*r.s.tokens/ev.total, ev.total)
-			}
-			if testing.Verbose() {
-				for _, q := range ours.misses {
-					if reachable(c.tai, q) {
-						t.Logf("  miss (%s): %q wants %v, ranked %d", name, q.Query, q.Tools, bestRank(ix, q))
+	provider, model, err := llm.ParseModel(defaultModel(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, ok := llm.ModelFor(provider, model)
+	if !ok || m.Window <= selector.DefaultContextTokens {
+		t.Fatalf("tai's default model %s:%s has no known window above %d tokens (%d)", provider, model, selector.DefaultContextTokens, m.Window)
+	}
+	evs := evaluations(t)
+	for _, window := range []int{m.Window, selector.DefaultContextTokens} {
+		for _, ev := range evs {
+			c := newContendersAt(ev.cat, window)
+			ix := selector.NewIndex(ev.cat)
+			for _, name := range ev.order {
+				set := ev.splits[name]
+				base, _ := c.sameShare(set)
+				ours, theirs := evaluate(c.tai, set), evaluate(base, set)
+				for _, r := range []struct {
+					m method
+					s score
+				}{{c.tai, ours}, {base, theirs}} {
+					t.Logf("%7d %-8s %-11s recall %5.1f%% of %3d (%5.1f%% of %d that may be offered; native %5.1f%% of %d), %5.0f tokens (%.1f%% of %.0f)",
+						window, name, r.m.name, 100*r.s.recall, r.s.queries, 100*r.s.reachableRecall, r.s.reachable,
+						100*r.s.nativeRecall, r.s.native, r.s.tokens, 100*r.s.tokens/ev.total, ev.total)
+				}
+				if testing.Verbose() {
+					for _, q := range ours.misses {
+						if reachable(c.tai, q) {
+							t.Logf("  miss (%s): %q wants %v, ranked %d", name, q.Query, q.Tools, bestRank(ix, q))
+						}
 					}
 				}
-			}
-			if slices.Contains(blindSets, name) {
-				continue // measured, not a target: see docs/benchmarks.md
-			}
-			want := 0.97
-			if name == "unseen" {
-				want = 0.95 // issue 18's 97% is not reached here yet (docs/benchmarks.md)
-			}
-			if ours.reachableRecall < want || ours.tokens > 0.05*ev.total {
-				t.Errorf("%s: recall %.1f%% of the queries whose tool may be offered, with %.0f tokens (%.1f%% of the catalogue); want ≥ %.0f%% within 5%%",
-					name, 100*ours.reachableRecall, ours.tokens, 100*ours.tokens/ev.total, 100*want)
-			}
-			if ours.recall <= theirs.recall {
-				t.Errorf("%s: tai %.1f%%, BM25 at the same tokens %.1f%%; want tai ahead", name, 100*ours.recall, 100*theirs.recall)
+				if slices.Contains(blindSets, name) {
+					continue // measured, not a target: see docs/benchmarks.md
+				}
+				want := 0.97
+				if name == "unseen" && window == selector.DefaultContextTokens {
+					want = 0.96 // a budget of 3.9% of the catalogue here (docs/benchmarks.md)
+				}
+				if ours.reachableRecall < want || ours.tokens > 0.05*ev.total {
+					t.Errorf("%s at a %d-token window: recall %.1f%% of the queries whose tool may be offered, with %.0f tokens (%.1f%% of the catalogue); want ≥ %.0f%% within 5%%",
+						name, window, 100*ours.reachableRecall, ours.tokens, 100*ours.tokens/ev.total, 100*want)
+				}
+				if ours.recall <= theirs.recall {
+					t.Errorf("%s at a %d-token window: tai %.1f%%, BM25 at the same tokens %.1f%%; want tai ahead", name, window, 100*ours.recall, 100*theirs.recall)
+				}
 			}
 		}
 	}
+}
+
+// defaultModel is the model setting tai uses unless told otherwise.
+func defaultModel(t *testing.T) string {
+	k, ok := profile.LookupKey(profile.KeyModel)
+	if !ok || k.Default == "" {
+		t.Fatal("the model setting has no default")
+	}
+	return k.Default
 }
 
 // reachable reports whether one of q's tools may be offered at all.
