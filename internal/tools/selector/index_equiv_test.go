@@ -1,0 +1,92 @@
+package selector_test
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"tai/internal/catalog"
+	"tai/internal/tools/selector"
+)
+
+// TestNewIndex_SameAsReference holds NewIndex, built for a cheap first
+// selection, to the straightforward build it replaced
+// (selector.ReferenceIndex): over tai's native tools alone and over the
+// catalogue of every set of testdata (queries.json, unseen, blind,
+// blind2, blind3), the two indexes must be the same, posting for posting
+// and bit for bit, and every query of every set must get the same ranking
+// (tools and scores) and the same selection from both.
+func TestNewIndex_SameAsReference(t *testing.T) {
+	t.Run("native", func(t *testing.T) {
+		cat := catalog.Native()
+		got, want := selector.NewIndex(cat), selector.ReferenceIndex(cat)
+		if err := selector.SameIndex(got, want); err != nil {
+			t.Fatal(err)
+		}
+		sameAnswers(t, got, want, []string{"remove the old build folder", "what changed in git since yesterday", "search the web for go 1.26 release notes"})
+	})
+	sets := []struct {
+		name    string
+		folders []string
+		queries string
+	}{
+		{"queries", serverFolders[:1], "queries.json"},
+		{"unseen", serverFolders[:2], filepath.Join("unseen", "queries.json")},
+	}
+	for i, set := range blindSets {
+		sets = append(sets, struct {
+			name    string
+			folders []string
+			queries string
+		}{set, serverFolders[:i+3], filepath.Join(set, "queries.json")})
+	}
+	for _, set := range sets {
+		t.Run(set.name, func(t *testing.T) {
+			cat := catalogueOf(t, set.folders...)
+			got, want := selector.NewIndex(cat), selector.ReferenceIndex(cat)
+			if err := selector.SameIndex(got, want); err != nil {
+				t.Fatal(err)
+			}
+			var inputs []string
+			for _, q := range loadQueriesFrom(t, cat, set.queries) {
+				inputs = append(inputs, q.Query)
+			}
+			if len(inputs) < 40 {
+				t.Fatalf("%s has %d queries; the set was not read", set.queries, len(inputs))
+			}
+			sameAnswers(t, got, want, inputs)
+		})
+	}
+}
+
+// sameAnswers checks that got and want rank and select alike for every
+// input: the same tools in the same order with the same scores, and the
+// same offer at the default context window and at a small one.
+func sameAnswers(t *testing.T, got, want *selector.Index, inputs []string) {
+	t.Helper()
+	for _, in := range inputs {
+		q := selector.Query{Input: in}
+		if g, w := hits(got.Rank(q)), hits(want.Rank(q)); !slices.Equal(g, w) {
+			t.Errorf("%q ranks %v, want %v", in, g, w)
+		}
+		for _, window := range []int{0, 32000} {
+			s := selector.Selector{ContextTokens: window}
+			g := s.Select(got, selector.Request{Query: q})
+			w := s.Select(want, selector.Request{Query: q})
+			if !slices.Equal(g.Tools, w.Tools) || g.Bytes != w.Bytes || g.Tokens != w.Tokens || g.CatalogueTokens != w.CatalogueTokens {
+				t.Errorf("%q at window %d selects %v (%d tokens), want %v (%d tokens)", in, window, names(g.Tools), g.Tokens, names(w.Tools), w.Tokens)
+			}
+		}
+	}
+}
+
+// hits writes a ranking as tool names with their scores' exact bits.
+func hits(hs []selector.Hit) []string {
+	out := make([]string, len(hs))
+	for i, h := range hs {
+		out[i] = fmt.Sprintf("%s:%x", h.Tool.Name, math.Float64bits(h.Score))
+	}
+	return out
+}
