@@ -15,13 +15,13 @@ const (
 
 // compounds splits words by the catalogue's terms.
 type compounds struct {
-	df   map[string]int // tools using each term
-	memo map[string][]string
+	lx   *lexicon // the catalogue's terms and the tools using each
+	memo map[string][]int32
 }
 
-// parts returns the terms of the compounds in text.
-func (c compounds) parts(text string) []string {
-	var out []string
+// parts returns the term ids of the compounds in text.
+func (c compounds) parts(text string) []int32 {
+	var out []int32
 	forEachWord(text, func(w string) {
 		p, ok := c.memo[w]
 		if !ok {
@@ -36,12 +36,12 @@ func (c compounds) parts(text string) []string {
 // split divides w into the fewest terms of the catalogue, each used by at
 // least two tools and by at least as many as w itself; nil when w is no
 // such compound.
-func (c compounds) split(w string) []string {
+func (c compounds) split(w string) []int32 {
 	n := len(w)
 	if n < minCompound || !isASCIILetters(w) {
 		return nil
 	}
-	need := max(2, c.df[Stem(w)])
+	need := max(2, c.lx.dfOf(Stem(w)))
 	// best[i] is the fewest parts that spell w[:i], 0 when none do.
 	best := make([]int, n+1)
 	from := make([]int, n+1)
@@ -51,7 +51,7 @@ func (c compounds) split(w string) []string {
 				continue
 			}
 			part := w[j:i]
-			if stopWords()[part] || c.df[Stem(part)] < need {
+			if stopWords()[part] || c.lx.dfOf(Stem(part)) < need {
 				continue
 			}
 			if k := best[j] + 1; best[i] == 0 || k < best[i] {
@@ -62,9 +62,9 @@ func (c compounds) split(w string) []string {
 	if best[n] < 2 {
 		return nil
 	}
-	var out []string
-	for i := n; i > 0; i = from[i] {
-		out = append([]string{Stem(w[from[i]:i])}, out...)
+	out := make([]int32, best[n])
+	for i, k := n, best[n]-1; i > 0; i, k = from[i], k-1 {
+		out[k] = c.lx.ids[Stem(w[from[i]:i])]
 	}
 	return out
 }

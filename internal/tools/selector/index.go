@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"tai/internal/tools"
 )
@@ -80,59 +81,160 @@ type Index struct {
 }
 
 // NewIndex indexes ts in the order given; ties in ranking keep that order.
+//
+// Every start of tai builds an index before its first model request, so
+// the build is written to be cheap (docs/benchmarks.md, "Start-up beside
+// other agents"): each distinct word of the catalogue is reduced to its
+// term once, terms are numbered, and counts live in slices indexed by
+// term rather than in a map per field of each tool. What it computes is
+// exactly the plain BM25F build of the tests' referenceIndex: the same
+// postings, their scores summed in the same order.
 func NewIndex(ts []*tools.Tool) *Index {
-	ix := &Index{tools: ts, bytes: make([]int, len(ts)), postings: map[string][]posting{}, byName: map[string]int{}}
-	docs := make([][]map[string]int, len(ts)) // per tool, per field: term counts
-	names := make([][]string, len(ts))        // per tool, the texts of the fields compounds are split in
-	df := map[string]int{}                    // tools using each term
+	ix := &Index{tools: ts, bytes: make([]int, len(ts)), byName: make(map[string]int, len(ts))}
+	nf := len(fields)
+	lx := newLexicon(len(ts))
+	// The words of field f of tool i, as term ids, are
+	// words[at[i*nf+f]:at[i*nf+f+1]]; named holds, per tool, the texts of
+	// the fields compounds are split in.
+	at := make([]int32, len(ts)*nf+1)
+	words := make([]int32, 0, 64*len(ts))
+	var named []string
 	for i, t := range ts {
 		ix.bytes[i] = SpecBytes(t)
 		ix.total += ix.bytes[i]
 		ix.byName[t.Name] = i
-		docs[i] = make([]map[string]int, len(fields))
 		d := newDoc(t)
-		used := map[string]bool{}
-		for f, fd := range fields {
-			text := fd.text(d)
-			if fields[f].compounds {
-				names[i] = append(names[i], text)
-			}
-			words := Words(text)
-			counts := make(map[string]int, len(words))
-			for _, w := range words {
-				counts[w]++
-				if !used[w] {
-					used[w] = true
-					df[w]++
-				}
-			}
-			docs[i][f] = counts
-		}
-	}
-	split := compounds{df: df, memo: map[string][]string{}}
-	lens := make([]float64, len(fields))
-	have := make([]int, len(fields)) // tools with words in each field
-	for i := range ts {
-		k := 0
 		for f := range fields {
+			text := fields[f].text(d)
 			if fields[f].compounds {
-				for _, p := range split.parts(names[i][k]) {
-					docs[i][f][p]++
-				}
+				named = append(named, text)
+			}
+			words = lx.appendWords(words, text)
+			at[i*nf+f+1] = int32(len(words))
+		}
+		lx.count(words[at[i*nf]:], int32(i))
+	}
+
+	// Count each field's terms, compound parts included: flat holds the
+	// distinct terms of field f of tool i with their counts at
+	// flat[from[i*nf+f]:from[i*nf+f+1]], in order of first use, and dl
+	// their total.
+	split := compounds{lx: lx, memo: map[string][]int32{}}
+	nt := len(lx.terms)
+	counts := make([]int32, nt) // of the field at hand; zeroed after it
+	users := make([]int32, nt)  // tools using each term, with compound parts
+	last := make([]int32, nt)   // 1 + the last tool counted in users
+	from := make([]int32, len(ts)*nf+1)
+	dl := make([]int32, len(ts)*nf)
+	flat := make([]termCount, 0, len(words))
+	lens := make([]float64, nf)
+	have := make([]int, nf) // tools with words in each field
+	k := 0
+	for i := range ts {
+		for f := range fields {
+			seg := words[at[i*nf+f]:at[i*nf+f+1]]
+			var parts []int32
+			if fields[f].compounds {
+				parts = split.parts(named[k])
 				k++
 			}
-			for _, c := range docs[i][f] {
-				lens[f] += float64(c)
+			start := len(flat)
+			for _, w := range [2][]int32{seg, parts} {
+				for _, id := range w {
+					if counts[id] == 0 {
+						flat = append(flat, termCount{id, 0})
+						if last[id] != int32(i)+1 {
+							last[id] = int32(i) + 1
+							users[id]++
+						}
+					}
+					counts[id]++
+				}
 			}
-			if len(docs[i][f]) > 0 {
+			for j := start; j < len(flat); j++ {
+				flat[j].n = counts[flat[j].term]
+				counts[flat[j].term] = 0
+			}
+			n := len(seg) + len(parts)
+			dl[i*nf+f] = int32(n)
+			from[i*nf+f+1] = int32(len(flat))
+			lens[f] += float64(n)
+			if n > 0 {
 				have[f]++
 			}
 		}
 	}
-	ix.postings = make(map[string][]posting, len(df))
-	ix.weigh(docs, lens, have)
+	ix.weigh(flat, from, dl, users, lens, have, lx.terms)
 	ix.nameServers()
 	return ix
+}
+
+// termCount is how many times a field of a tool uses a term.
+type termCount struct{ term, n int32 }
+
+// lexicon numbers the terms of a catalogue as NewIndex meets them.
+type lexicon struct {
+	ids   map[string]int32 // term → id
+	terms []string         // id → term
+	df    []int32          // tools using each term, compound parts not counted
+	last  []int32          // 1 + the last tool counted in df
+	// words maps a lower-cased word of a text (forEachWord's) to the id
+	// of its term, -1 when Words drops it, so each distinct word is
+	// checked and stemmed once per build.
+	words map[string]int32
+}
+
+func newLexicon(tools int) *lexicon {
+	return &lexicon{ids: make(map[string]int32, 16*tools), words: make(map[string]int32, 24*tools)}
+}
+
+// appendWords appends the term ids of text's words, as Words gives them.
+func (lx *lexicon) appendWords(dst []int32, text string) []int32 {
+	forEachWord(text, func(w string) {
+		id, ok := lx.words[w]
+		if !ok {
+			id = -1
+			if utf8.RuneCountInString(w) >= 2 && !stopWords()[w] {
+				id = lx.id(Stem(w))
+			}
+			lx.words[w] = id
+		}
+		if id >= 0 {
+			dst = append(dst, id)
+		}
+	})
+	return dst
+}
+
+// id numbers term, adding it if new.
+func (lx *lexicon) id(term string) int32 {
+	if id, ok := lx.ids[term]; ok {
+		return id
+	}
+	id := int32(len(lx.terms))
+	lx.ids[term] = id
+	lx.terms = append(lx.terms, term)
+	lx.df = append(lx.df, 0)
+	lx.last = append(lx.last, 0)
+	return id
+}
+
+// count adds tool to the document frequency of each term of ids.
+func (lx *lexicon) count(ids []int32, tool int32) {
+	for _, id := range ids {
+		if lx.last[id] != tool+1 {
+			lx.last[id] = tool + 1
+			lx.df[id]++
+		}
+	}
+}
+
+// dfOf is the number of tools using term, compound parts not counted.
+func (lx *lexicon) dfOf(term string) int {
+	if id, ok := lx.ids[term]; ok {
+		return int(lx.df[id])
+	}
+	return 0
 }
 
 // nameServers finds the words that name a server: a word of the server's
@@ -181,10 +283,14 @@ func (ix *Index) mostlyOf(term, srv string) bool {
 	return len(ps) > 0 && 2*own >= len(ps)
 }
 
-// weigh turns term counts into BM25F postings.
-func (ix *Index) weigh(docs [][]map[string]int, lens []float64, have []int) {
-	n := float64(len(docs))
-	avg := make([]float64, len(fields))
+// weigh turns term counts into BM25F postings: for each tool in order,
+// each term's field-weighted, length-normalised frequency summed over the
+// fields in order, saturated, then scaled by the term's idf. flat, from
+// and dl are NewIndex's counts; df counts the tools using each term.
+func (ix *Index) weigh(flat []termCount, from, dl, df []int32, lens []float64, have []int, terms []string) {
+	n := float64(len(ix.tools))
+	nf := len(fields)
+	avg := make([]float64, nf)
 	for f := range fields {
 		m := n
 		if fields[f].sparse {
@@ -192,32 +298,43 @@ func (ix *Index) weigh(docs [][]map[string]int, lens []float64, have []int) {
 		}
 		avg[f] = math.Max(lens[f]/math.Max(m, 1), 1)
 	}
-	for i, doc := range docs {
-		terms := 0
-		for _, counts := range doc {
-			terms += len(counts)
-		}
-		tf := make(map[string]float64, terms) // weighted, length-normalized
-		for f, counts := range doc {
-			dl := 0
-			for _, c := range counts {
-				dl += c
+	// Each term's postings are postings[start[id]:start[id]+df[id]],
+	// filled in tool order.
+	start := make([]int32, len(df)+1)
+	for id, c := range df {
+		start[id+1] = start[id] + c
+	}
+	all := make([]posting, start[len(df)])
+	fill := make([]int32, len(df))
+	tf := make([]float64, len(df)) // weighted, length-normalized
+	var used []int32
+	for i := range ix.tools {
+		used = used[:0]
+		for f := range fields {
+			norm := 1 - b + b*float64(dl[i*nf+f])/avg[f]
+			for _, c := range flat[from[i*nf+f]:from[i*nf+f+1]] {
+				if tf[c.term] == 0 {
+					used = append(used, c.term)
+				}
+				tf[c.term] += fields[f].weight * float64(c.n) / norm
 			}
-			norm := 1 - b + b*float64(dl)/avg[f]
-			for w, c := range counts {
-				tf[w] += fields[f].weight * float64(c) / norm
-			}
 		}
-		for w, x := range tf {
-			ix.postings[w] = append(ix.postings[w], posting{tool: int32(i), score: float32(x * (k1 + 1) / (x + k1))})
+		for _, id := range used {
+			x := tf[id]
+			all[start[id]+fill[id]] = posting{tool: int32(i), score: float32(x * (k1 + 1) / (x + k1))}
+			fill[id]++
+			tf[id] = 0
 		}
 	}
-	for _, ps := range ix.postings {
-		df := float64(len(ps))
-		idf := float32(math.Log(1 + (n-df+0.5)/(df+0.5)))
+	ix.postings = make(map[string][]posting, len(df))
+	for id, term := range terms {
+		ps := all[start[id]:start[id+1]:start[id+1]]
+		c := float64(len(ps))
+		idf := float32(math.Log(1 + (n-c+0.5)/(c+0.5)))
 		for j := range ps {
 			ps[j].score *= idf
 		}
+		ix.postings[term] = ps
 	}
 }
 

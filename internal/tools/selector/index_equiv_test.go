@@ -90,3 +90,39 @@ func hits(hs []selector.Hit) []string {
 	}
 	return out
 }
+
+// TestForEachWord_SameAsReference holds forEachWord, with its ASCII fast
+// path, to the rune-by-rune version it replaced, over every text the
+// index reads of every tool of the largest testdata catalogue and over
+// texts that mix case runs, digits, non-ASCII letters and invalid UTF-8.
+func TestForEachWord_SameAsReference(t *testing.T) {
+	texts := []string{"", "a", "HTTPRequest", "listDirectory get_file_contents", "JavaScript GitHub iOS",
+		"ÉtéÀ l'École", "straßeStraße ǅungla ǲx", "x\xffY\xc3", "v2Beta3XYZ", "ABCdef", "aBC", "über-Über ÜBERall",
+		"ΑθήναΣΣ", "日本語テキストAPI", "ＡＢＣｄｅｆ", "k8sCluster 10kB", "a\u2028b", "İstanbulİ", "ﬁle ﬀ"}
+	for _, tl := range catalogueOf(t, serverFolders...) {
+		texts = append(texts, tl.Name, tl.Description, tl.Asks, tl.Server, tl.Remote, string(tl.Schema))
+	}
+	for _, text := range texts {
+		if got, want := wordsOf(selector.ForEachWord, text), wordsOf(selector.ReferenceForEachWord, text); !slices.Equal(got, want) {
+			t.Errorf("words of %q: %q, want %q", text, got, want)
+		}
+	}
+}
+
+// FuzzForEachWord checks forEachWord against the reference on any text.
+func FuzzForEachWord(f *testing.F) {
+	for _, s := range []string{"HTTPRequest", "listDir2Go", "ÉtéÀ", "x\xffY", "aBCdE fG_hI-jK.lM"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if got, want := wordsOf(selector.ForEachWord, text), wordsOf(selector.ReferenceForEachWord, text); !slices.Equal(got, want) {
+			t.Errorf("words of %q: %q, want %q", text, got, want)
+		}
+	})
+}
+
+func wordsOf(each func(string, func(string)), text string) []string {
+	var out []string
+	each(text, func(w string) { out = append(out, w) })
+	return out
+}

@@ -5,6 +5,9 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"tai/internal/tools"
 )
@@ -172,6 +175,50 @@ func (c referenceCompounds) split(w string) []string {
 	}
 	return out
 }
+
+// referenceForEachWord is forEachWord as it was before its ASCII fast
+// path: it calls fn with each lower-cased word of text. A word split at
+// case changes is also given whole, so "JavaScript" matches javascript as
+// well as script, and "GitHub" matches github.
+func referenceForEachWord(text string, fn func(string)) {
+	start, run, parts := -1, -1, 0
+	var prev rune
+	flush := func(end int) {
+		if start >= 0 {
+			fn(strings.ToLower(text[start:end]))
+			parts++
+		}
+		start = -1
+	}
+	endRun := func(end int) {
+		flush(end)
+		if parts > 1 {
+			fn(strings.ToLower(text[run:end]))
+		}
+		run, parts = -1, 0
+	}
+	for i, r := range text {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			endRun(i)
+			prev = 0
+			continue
+		}
+		if start >= 0 && caseBoundary(prev, r, text[i+utf8.RuneLen(r):]) {
+			flush(i)
+		}
+		if start < 0 {
+			start = i
+		}
+		if run < 0 {
+			run = i
+		}
+		prev = r
+	}
+	endRun(len(text))
+}
+
+// ForEachWord and ReferenceForEachWord expose the two to external tests.
+var ForEachWord, ReferenceForEachWord = forEachWord, referenceForEachWord
 
 // SameIndex reports how a differs from b, nil when they are the same
 // index: the same tools in the same order, sizes, names, server words and

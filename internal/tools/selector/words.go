@@ -26,31 +26,52 @@ func Words(text string) []string {
 // forEachWord calls fn with each lower-cased word of text. A word split at
 // case changes is also given whole, so "JavaScript" matches javascript as
 // well as script, and "GitHub" matches github.
+//
+// Every start of tai runs it over the whole native catalogue before its
+// first model request, so ASCII, nearly all of that text, is classified
+// by a table and only other characters are decoded and asked of package
+// unicode; the words are the same either way (TestForEachWord_*).
 func forEachWord(text string, fn func(string)) {
 	start, run, parts := -1, -1, 0
 	var prev rune
-	flush := func(end int) {
-		if start >= 0 {
-			fn(strings.ToLower(text[start:end]))
-			parts++
+	for i := 0; i < len(text); {
+		r, size := rune(text[i]), 1
+		var letterOrDigit, upper bool
+		if r < utf8.RuneSelf {
+			c := asciiClass[r]
+			letterOrDigit, upper = c != 0, c == classUpper
+		} else {
+			r, size = utf8.DecodeRuneInString(text[i:])
+			letterOrDigit = unicode.IsLetter(r) || unicode.IsDigit(r)
+			upper = letterOrDigit && unicode.IsUpper(r)
 		}
-		start = -1
-	}
-	endRun := func(end int) {
-		flush(end)
-		if parts > 1 {
-			fn(strings.ToLower(text[run:end]))
-		}
-		run, parts = -1, 0
-	}
-	for i, r := range text {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			endRun(i)
+		if !letterOrDigit {
+			if start >= 0 { // end of a word, and of the run it ends
+				fn(strings.ToLower(text[start:i]))
+				parts++
+				start = -1
+			}
+			if parts > 1 {
+				fn(strings.ToLower(text[run:i]))
+			}
+			run, parts = -1, 0
 			prev = 0
+			i += size
 			continue
 		}
-		if start >= 0 && caseBoundary(prev, r, text[i+utf8.RuneLen(r):]) {
-			flush(i)
+		if start >= 0 && !upper && r < utf8.RuneSelf {
+			// Inside a word, lower-case letters and digits only extend it.
+			j := i + 1
+			for j < len(text) && text[j] < utf8.RuneSelf && asciiClass[text[j]] == classWord {
+				j++
+			}
+			prev, i = rune(text[j-1]), j
+			continue
+		}
+		if start >= 0 && upper && caseBoundary(prev, r, text[i+size:]) {
+			fn(strings.ToLower(text[start:i]))
+			parts++
+			start = -1
 		}
 		if start < 0 {
 			start = i
@@ -59,9 +80,35 @@ func forEachWord(text string, fn func(string)) {
 			run = i
 		}
 		prev = r
+		i += size
 	}
-	endRun(len(text))
+	if start >= 0 {
+		fn(strings.ToLower(text[start:]))
+		parts++
+	}
+	if parts > 1 {
+		fn(strings.ToLower(text[run:]))
+	}
 }
+
+// The classes of ASCII characters forEachWord tells apart: not part of a
+// word (0), lower-case letters and digits, upper-case letters.
+const (
+	classWord = 1 + iota
+	classUpper
+)
+
+var asciiClass = func() (t [utf8.RuneSelf]byte) {
+	for c := range t {
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+			t[c] = classWord
+		case c >= 'A' && c <= 'Z':
+			t[c] = classUpper
+		}
+	}
+	return t
+}()
 
 // caseBoundary reports whether a new word starts at r: a capital after a
 // lower-case letter or digit (listDir), or the last capital of a run that
