@@ -97,21 +97,43 @@ func NewIndex(ts []*tools.Tool) *Index {
 	// words[at[i*nf+f]:at[i*nf+f+1]]; named holds, per tool, the texts of
 	// the fields compounds are split in.
 	at := make([]int32, len(ts)*nf+1)
-	words := make([]int32, 0, 64*len(ts))
+	words := make([]int32, 0, nativeWords+64*len(ts))
 	var named []string
+	var native []int32 // nativeTerms' ids in lx, -1 until met
+	var buf []byte
 	for i, t := range ts {
-		ix.bytes[i] = SpecBytes(t)
-		ix.total += ix.bytes[i]
 		ix.byName[t.Name] = i
-		d := newDoc(t)
-		for f := range fields {
-			text := fields[f].text(d)
-			if fields[f].compounds {
-				named = append(named, text)
+		if nd := nativeDocFor(t, &buf); nd != nil {
+			if native == nil {
+				native = make([]int32, len(nativeTerms))
+				for j := range native {
+					native[j] = -1
+				}
 			}
-			words = lx.appendWords(words, text)
-			at[i*nf+f+1] = int32(len(words))
+			ix.bytes[i] = nd.bytes
+			named = append(named, nd.named...)
+			for f := range fields {
+				for _, w := range nd.words[f] {
+					if native[w] < 0 {
+						native[w] = lx.id(nativeTerms[w])
+					}
+					words = append(words, native[w])
+				}
+				at[i*nf+f+1] = int32(len(words))
+			}
+		} else {
+			ix.bytes[i] = SpecBytes(t)
+			d := newDoc(t)
+			for f := range fields {
+				text := fields[f].text(d)
+				if fields[f].compounds {
+					named = append(named, text)
+				}
+				words = lx.appendWords(words, text)
+				at[i*nf+f+1] = int32(len(words))
+			}
 		}
+		ix.total += ix.bytes[i]
 		lx.count(words[at[i*nf]:], int32(i))
 	}
 
@@ -184,12 +206,16 @@ type lexicon struct {
 	words map[string]int32
 }
 
+// newLexicon sizes its maps for tools, most of them native ones.
 func newLexicon(tools int) *lexicon {
-	return &lexicon{ids: make(map[string]int32, 16*tools), words: make(map[string]int32, 24*tools)}
+	return &lexicon{ids: make(map[string]int32, len(nativeTerms)+8*tools)}
 }
 
 // appendWords appends the term ids of text's words, as Words gives them.
 func (lx *lexicon) appendWords(dst []int32, text string) []int32 {
+	if lx.words == nil {
+		lx.words = make(map[string]int32, 1024)
+	}
 	forEachWord(text, func(w string) {
 		id, ok := lx.words[w]
 		if !ok {

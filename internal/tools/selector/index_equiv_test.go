@@ -19,13 +19,51 @@ import (
 // and bit for bit, and every query of every set must get the same ranking
 // (tools and scores) and the same selection from both.
 func TestNewIndex_SameAsReference(t *testing.T) {
+	some := []string{"remove the old build folder", "what changed in git since yesterday", "search the web for go 1.26 release notes"}
 	t.Run("native", func(t *testing.T) {
 		cat := catalog.Native()
+		for _, tl := range cat {
+			if !selector.InNativeTable(tl) {
+				t.Fatalf("%s is not in native_table.go as it is now: run go generate ./internal/tools/selector/", tl.Name)
+			}
+		}
 		got, want := selector.NewIndex(cat), selector.ReferenceIndex(cat)
 		if err := selector.SameIndex(got, want); err != nil {
 			t.Fatal(err)
 		}
-		sameAnswers(t, got, want, []string{"remove the old build folder", "what changed in git since yesterday", "search the web for go 1.26 release notes"})
+		sameAnswers(t, got, want, some)
+	})
+	// A native tool changed since native_table.go was written is read
+	// from its text, so the index is still the reference's.
+	t.Run("changed native", func(t *testing.T) {
+		cat := catalog.Native()
+		changed := 0
+		for i, tl := range cat {
+			c := *tl
+			switch tl.Name {
+			case "delete_path":
+				c.Description = "Remove a file or a folder tree for good; the old build folder too."
+			case "web_fetch":
+				c.Asks += "grab that page off the internet\n"
+			case "read_file":
+				c.Schema = []byte(`{"type":"object","properties":{"path":{"type":"string","description":"the file to open and show"}}}`)
+			default:
+				continue
+			}
+			if selector.InNativeTable(&c) {
+				t.Fatalf("%s changed but is still taken from native_table.go", c.Name)
+			}
+			cat[i] = &c
+			changed++
+		}
+		if changed != 3 {
+			t.Fatalf("changed %d native tools, want 3: one was renamed", changed)
+		}
+		got, want := selector.NewIndex(cat), selector.ReferenceIndex(cat)
+		if err := selector.SameIndex(got, want); err != nil {
+			t.Fatal(err)
+		}
+		sameAnswers(t, got, want, some)
 	})
 	sets := []struct {
 		name    string

@@ -253,3 +253,7 @@ func SameIndex(a, b *Index) error {
 	}
 	return nil
 }
+
+// InNativeTable reports whether NewIndex takes t's terms from
+// native_table.go rather than reading its text.
+func InNativeTable(t *tools.Tool) bool { return nativeDocFor(t, new([]byte)) != nil }
