@@ -46,17 +46,30 @@ func Native() []*tools.Tool {
 //go:embed asks.txt
 var asksText string
 
-// asks is asksText by tool name, read on first use.
+// asks is asksText by tool name, read on first use: each phrase on a line
+// of its own. Every start of tai reads it before its first model request,
+// so each tool's text is built once, not copied again for every line.
 var asks = sync.OnceValue(func() map[string]string {
-	out := map[string]string{}
-	name := ""
+	blocks := map[string]*strings.Builder{}
+	var b *strings.Builder
 	for line := range strings.Lines(asksText) {
 		line = strings.TrimSpace(line)
 		switch {
 		case strings.HasPrefix(line, "#"):
-			name = strings.TrimSpace(strings.TrimPrefix(line, "#"))
-		case line != "" && name != "":
-			out[name] += line + "\n"
+			name := strings.TrimSpace(strings.TrimPrefix(line, "#"))
+			if b = blocks[name]; b == nil && name != "" {
+				b = &strings.Builder{}
+				blocks[name] = b
+			}
+		case line != "" && b != nil:
+			b.WriteString(line)
+			b.WriteByte('\n')
+		}
+	}
+	out := make(map[string]string, len(blocks))
+	for name, b := range blocks {
+		if b.Len() > 0 {
+			out[name] = b.String()
 		}
 	}
 	return out

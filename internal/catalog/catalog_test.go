@@ -81,3 +81,28 @@ func TestNative_EveryToolHasItsAsks(t *testing.T) {
 		seen[name] = true
 	}
 }
+
+// asks reads asks.txt as a phrase a line after each "# name", exactly as
+// concatenating the lines one by one does.
+func TestAsks_SameAsLineByLine(t *testing.T) {
+	want := map[string]string{}
+	name := ""
+	for line := range strings.Lines(asksText) {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "#"):
+			name = strings.TrimSpace(strings.TrimPrefix(line, "#"))
+		case line != "" && name != "":
+			want[name] += line + "\n"
+		}
+	}
+	got := asks()
+	if len(got) != len(want) || len(got) < 50 {
+		t.Fatalf("%d tools' phrasings, want %d", len(got), len(want))
+	}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("%s: phrasings %q, want %q", name, got[name], w)
+		}
+	}
+}
