@@ -82,6 +82,7 @@ func TestNewIndex_SameAsReference(t *testing.T) {
 	}
 	for _, set := range sets {
 		t.Run(set.name, func(t *testing.T) {
+			t.Parallel()
 			cat := catalogueOf(t, set.folders...)
 			got, want := selector.NewIndex(cat), selector.ReferenceIndex(cat)
 			if err := selector.SameIndex(got, want); err != nil {
@@ -101,7 +102,7 @@ func TestNewIndex_SameAsReference(t *testing.T) {
 
 // sameAnswers checks that got and want rank and select alike for every
 // input: the same tools in the same order with the same scores, and the
-// same offer at the default context window and at a small one.
+// same offer.
 func sameAnswers(t *testing.T, got, want *selector.Index, inputs []string) {
 	t.Helper()
 	for _, in := range inputs {
@@ -109,13 +110,10 @@ func sameAnswers(t *testing.T, got, want *selector.Index, inputs []string) {
 		if g, w := hits(got.Rank(q)), hits(want.Rank(q)); !slices.Equal(g, w) {
 			t.Errorf("%q ranks %v, want %v", in, g, w)
 		}
-		for _, window := range []int{0, 32000} {
-			s := selector.Selector{ContextTokens: window}
-			g := s.Select(got, selector.Request{Query: q})
-			w := s.Select(want, selector.Request{Query: q})
-			if !slices.Equal(g.Tools, w.Tools) || g.Bytes != w.Bytes || g.Tokens != w.Tokens || g.CatalogueTokens != w.CatalogueTokens {
-				t.Errorf("%q at window %d selects %v (%d tokens), want %v (%d tokens)", in, window, names(g.Tools), g.Tokens, names(w.Tools), w.Tokens)
-			}
+		g := selector.Selector{}.Select(got, selector.Request{Query: q})
+		w := selector.Selector{}.Select(want, selector.Request{Query: q})
+		if !slices.Equal(g.Tools, w.Tools) || g.Bytes != w.Bytes || g.Tokens != w.Tokens || g.CatalogueTokens != w.CatalogueTokens {
+			t.Errorf("%q selects %v (%d tokens), want %v (%d tokens)", in, names(g.Tools), g.Tokens, names(w.Tools), w.Tokens)
 		}
 	}
 }
