@@ -405,3 +405,26 @@ func TestSelect_NativesPastTheBestTwoNeedMoreRelevance(t *testing.T) {
 		t.Errorf("offered %v with the third native match note_rename, at %.0f%% of the best", got, 100*score["note_rename"])
 	}
 }
+
+// A request in Chinese finds the tool its words describe in Chinese,
+// though neither has a space between its words: "堵不堵" (is it
+// congested) shares 堵 with 拥堵 (congestion), "推荐" (recommend) the
+// whole word.
+func TestRank_ChineseRequestFindsItsTool(t *testing.T) {
+	ts := []*tools.Tool{
+		tool("read_file", "Read a file's contents"),
+		{Name: "mcp_maps_road_traffic", Description: "根据城市和道路名称查询具体道路的实时拥堵评价和拥堵路段", Server: "maps", Remote: "road_traffic"},
+		{Name: "mcp_maps_geocode", Description: "将地址解析为对应的位置坐标", Server: "maps", Remote: "geocode"},
+		{Name: "mcp_cook_what_to_eat", Description: "不知道吃什么？根据人数推荐今天吃什么", Server: "cook", Remote: "what_to_eat"},
+		{Name: "mcp_web_search", Description: "Search the web", Server: "web", Remote: "search"},
+	}
+	ix := selector.NewIndex(ts)
+	for in, want := range map[string]string{
+		"看一下北京三环现在堵不堵": "mcp_maps_road_traffic",
+		"今晚三个人，推荐几个菜":  "mcp_cook_what_to_eat",
+	} {
+		if hits := ix.Rank(selector.Query{Input: in}); len(hits) == 0 || hits[0].Tool.Name != want {
+			t.Errorf("%q ranked %v first, want %s", in, names(hitTools(hits)), want)
+		}
+	}
+}

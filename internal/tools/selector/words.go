@@ -10,12 +10,13 @@ import (
 // Words splits text into the terms the index matches on: identifiers are
 // split at underscores, dashes, dots and case changes (listDirectory,
 // HTTPRequest, get_file_contents), everything is lower-cased, stop words
-// and one-letter words are dropped, and each word is reduced to its stem.
+// and one-letter words (but Chinese and Japanese ones, see isCJK) are
+// dropped, and each word is reduced to its stem.
 // The same function serves tool specs and queries, so both sides agree.
 func Words(text string) []string {
 	var out []string
 	forEachWord(text, func(w string) {
-		if utf8.RuneCountInString(w) < 2 || stopWords()[w] {
+		if r, n := utf8.DecodeRuneInString(w); n == len(w) && !isCJK(r) || stopWords()[w] {
 			return
 		}
 		out = append(out, Stem(w))
@@ -25,7 +26,8 @@ func Words(text string) []string {
 
 // forEachWord calls fn with each lower-cased word of text. A word split at
 // case changes is also given whole, so "JavaScript" matches javascript as
-// well as script, and "GitHub" matches github.
+// well as script, and "GitHub" matches github. Chinese and Japanese text
+// gives each letter and each two letters in a row (see isCJK).
 func forEachWord(text string, fn func(string)) {
 	start, run, parts := -1, -1, 0
 	var prev rune
@@ -43,7 +45,19 @@ func forEachWord(text string, fn func(string)) {
 		}
 		run, parts = -1, 0
 	}
+	cjk := -1 // where the previous letter began, when it was Chinese or Japanese
 	for i, r := range text {
+		if isCJK(r) { // written without spaces: each letter and each two in a row are words
+			endRun(i)
+			prev = 0
+			fn(text[i : i+utf8.RuneLen(r)])
+			if cjk >= 0 {
+				fn(text[cjk : i+utf8.RuneLen(r)])
+			}
+			cjk = i
+			continue
+		}
+		cjk = -1
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
 			endRun(i)
 			prev = 0
@@ -61,6 +75,16 @@ func forEachWord(text string, fn func(string)) {
 		prev = r
 	}
 	endRun(len(text))
+}
+
+// isCJK reports whether r is a Chinese character or Japanese kana: text
+// in those scripts has no spaces between words, so it is matched by each
+// letter and each two letters in a row (堵, 今晚, 天気), as search engines
+// without a dictionary do; a single letter is a word here, though a
+// single Latin letter is not. Korean, written with spaces, splits as
+// other scripts do.
+func isCJK(r rune) bool {
+	return r >= 0x3040 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r))
 }
 
 // caseBoundary reports whether a new word starts at r: a capital after a
