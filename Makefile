@@ -73,8 +73,9 @@ bench-cache:
 # share of the catalogue, and selection time, for tai's selector beside plain
 # BM25 top-k at the same tokens, on the captured catalogue (tune, held-out),
 # the unseen set, the three blind sets, and a synthetic 3,200-tool catalogue.
-# TAI_BENCH_WINDOW=N sizes the budgets for a model with an N-token context
-# window (default 128,000).
+# It measures at the 128,000-token window the selector assumes when it knows
+# none and at the window of tai's default model; TAI_BENCH_WINDOW=N measures
+# at an N-token window alone.
 bench-select:
 	@echo "$$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //') ($$(nproc) cores), $$($(GO) version | cut -d' ' -f3-)"
 	$(GO) test -run '^$$' -bench 'Selection|Select3200|Index3200' -benchtime 2s ./internal/tools/selector/

@@ -21,8 +21,10 @@ func newToolsSelectCmd(a *App) *cobra.Command {
 		Use:   "select --query Q",
 		Short: "Show which tools the agent would be offered for a request",
 		Long: `Show the tools the lazy selector would offer the model for a request:
-the core set plus the best matches of the words, over native tools and the
-cached tools of the profile's enabled MCP servers (no server is started).
+the core set, the two native tools that match best, then the best matches
+of the words that score at least 20% of the best one (native tools 40%),
+over native tools and the cached tools of the profile's enabled MCP
+servers (no server is started).
 Sizes are estimated tokens, bytes/4 of each serialized spec {name,
 description, parameters}.
 

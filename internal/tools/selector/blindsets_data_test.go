@@ -12,7 +12,7 @@ import (
 )
 
 // The blind evaluation sets (testdata/blind, testdata/blind2,
-// testdata/blind3; see each README.md) were written without looking at the selector, each on
+// testdata/blind3, testdata/blind4; see each README.md) were written without looking at the selector, each on
 // servers that none of the sets before it uses. These tests check only
 // that the data is sound: they do not run the selector on it.
 
@@ -24,10 +24,10 @@ var toolLabel = regexp.MustCompile(`^[a-z0-9_]+$`)
 // its own servers and every folder before it.
 var serverFolders = []string{"servers", filepath.Join("unseen", "servers"),
 	filepath.Join("blind", "servers"), filepath.Join("blind2", "servers"),
-	filepath.Join("blind3", "servers")}
+	filepath.Join("blind3", "servers"), filepath.Join("blind4", "servers")}
 
 // blindSets names the blind sets; set i's servers are serverFolders[i+2].
-var blindSets = []string{"blind", "blind2", "blind3"}
+var blindSets = []string{"blind", "blind2", "blind3", "blind4"}
 
 // eachBlindSet runs check for every blind set: its name, its servers'
 // folder, and the folders of the sets before it.

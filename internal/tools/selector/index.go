@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"tai/internal/tools"
 )
@@ -220,7 +219,7 @@ func (lx *lexicon) appendWords(dst []int32, text string) []int32 {
 		id, ok := lx.words[w]
 		if !ok {
 			id = -1
-			if utf8.RuneCountInString(w) >= 2 && !stopWords()[w] {
+			if kept(w) {
 				id = lx.id(Stem(w))
 			}
 			lx.words[w] = id

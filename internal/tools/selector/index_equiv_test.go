@@ -14,8 +14,8 @@ import (
 // TestNewIndex_SameAsReference holds NewIndex, built for a cheap first
 // selection, to the straightforward build it replaced
 // (selector.ReferenceIndex): over tai's native tools alone and over the
-// catalogue of every set of testdata (queries.json, unseen, blind,
-// blind2, blind3), the two indexes must be the same, posting for posting
+// catalogue of every set of testdata (queries.json, unseen and each
+// blind set), the two indexes must be the same, posting for posting
 // and bit for bit, and every query of every set must get the same ranking
 // (tools and scores) and the same selection from both.
 func TestNewIndex_SameAsReference(t *testing.T) {
@@ -147,7 +147,7 @@ func TestForEachWord_SameAsReference(t *testing.T) {
 
 // FuzzForEachWord checks forEachWord against the reference on any text.
 func FuzzForEachWord(f *testing.F) {
-	for _, s := range []string{"HTTPRequest", "listDir2Go", "ÉtéÀ", "x\xffY", "aBCdE fG_hI-jK.lM"} {
+	for _, s := range []string{"HTTPRequest", "listDir2Go", "ÉtéÀ", "x\xffY", "aBCdE fG_hI-jK.lM", "APIの天気ForecastTool 堵车x", "今晚Ab"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {

@@ -268,20 +268,23 @@ func (ix *Index) Called(traffic string) []*tools.Tool {
 
 // linkedServers are the words of the servers whose service a link or a
 // host name in the request is on: youtu.be/x and www.youtube.com/watch
-// are youtube's, github.com/acme/site is github's. A label of the host
+// are youtube's, github.com/acme/site is github's; next.js names none. A label of the host
 // (not www, not the top-level domain) names a server when it is a word
 // of the server's name or, with at least minShortName letters, the
 // beginning of one. The person named the service by linking to it, so
 // the word counts as theirs.
 func (ix *Index) linkedServers(word string) []string {
 	host := strings.ToLower(strings.TrimRight(word, ".,;:!?)"))
-	if _, rest, ok := strings.Cut(host, "://"); ok {
+	_, rest, link := strings.Cut(host, "://")
+	if link {
 		host = rest
 	}
-	host, _, _ = strings.Cut(host, "/")
+	host, path, slash := strings.Cut(host, "/")
 	host, _, _ = strings.Cut(host, ":")
 	labels := strings.Split(host, ".")
-	if len(labels) < 2 {
+	// A host: in a link, before a path, or a domain name (acme.sentry.io);
+	// not a file name (next.js, main.go).
+	if len(labels) < 2 || !(link || slash && path != "" || strings.HasPrefix(host, "www.") || isDomain(host)) {
 		return nil
 	}
 	var out []string

@@ -179,7 +179,8 @@ func (c referenceCompounds) split(w string) []string {
 // referenceForEachWord is forEachWord as it was before its ASCII fast
 // path: it calls fn with each lower-cased word of text. A word split at
 // case changes is also given whole, so "JavaScript" matches javascript as
-// well as script, and "GitHub" matches github.
+// well as script, and "GitHub" matches github. Chinese and Japanese text
+// gives each letter and each two letters in a row (see isCJK).
 func referenceForEachWord(text string, fn func(string)) {
 	start, run, parts := -1, -1, 0
 	var prev rune
@@ -197,7 +198,19 @@ func referenceForEachWord(text string, fn func(string)) {
 		}
 		run, parts = -1, 0
 	}
+	cjk := -1 // where the previous letter began, when it was Chinese or Japanese
 	for i, r := range text {
+		if isCJK(r) { // written without spaces: each letter and each two in a row are words
+			endRun(i)
+			prev = 0
+			fn(text[i : i+utf8.RuneLen(r)])
+			if cjk >= 0 {
+				fn(text[cjk : i+utf8.RuneLen(r)])
+			}
+			cjk = i
+			continue
+		}
+		cjk = -1
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
 			endRun(i)
 			prev = 0

@@ -342,7 +342,7 @@ func TestRank_AsksFindTheTool(t *testing.T) {
 // A link names the service it is on: youtu.be and github.com links rank
 // the youtube and github servers' tools first, though the request's own
 // words name neither. A host label that is no server's word, or shorter
-// than a short server name, names none.
+// than a short server name, names none, and a file name is no host.
 func TestRank_LinkNamesItsServer(t *testing.T) {
 	ts := []*tools.Tool{
 		tool("web_fetch", "Fetch a web page by its URL and return what it says"),
@@ -350,6 +350,7 @@ func TestRank_LinkNamesItsServer(t *testing.T) {
 		{Name: "mcp_youtube_transcript_get_transcript", Description: "Extract transcript from a YouTube video URL or ID", Server: "youtube_transcript", Remote: "get_transcript"},
 		{Name: "mcp_github_get_file_contents", Description: "Get the contents of a file in a repository", Server: "github", Remote: "get_file_contents"},
 		{Name: "mcp_apify_run_actor", Description: "Run an actor that fetches a page", Server: "apify", Remote: "run_actor"},
+		{Name: "mcp_nextcloud_read_file", Description: "Read a file's contents from the cloud", Server: "nextcloud", Remote: "read_file"},
 	}
 	ix := selector.NewIndex(ts)
 	for in, want := range map[string]string{
@@ -361,7 +362,7 @@ func TestRank_LinkNamesItsServer(t *testing.T) {
 			t.Errorf("%q ranked %v first, want %s", in, names(hitTools(hits)), want)
 		}
 	}
-	for _, in := range []string{"what does https://api.acme.com/page say", "what does blog.acme.io/page say"} {
+	for _, in := range []string{"what does https://api.acme.com/page say", "what does blog.acme.io/page say", "read the file next.js exports"} {
 		if hits := ix.Rank(selector.Query{Input: in}); len(hits) > 0 && hits[0].Tool.Server != "" {
 			t.Errorf("%q named server %s: %v", in, hits[0].Tool.Server, names(hitTools(hits)))
 		}
@@ -402,5 +403,28 @@ func TestSelect_NativesPastTheBestTwoNeedMoreRelevance(t *testing.T) {
 	}
 	if slices.Contains(got, "note_rename") {
 		t.Errorf("offered %v with the third native match note_rename, at %.0f%% of the best", got, 100*score["note_rename"])
+	}
+}
+
+// A request in Chinese finds the tool its words describe in Chinese,
+// though neither has a space between its words: "堵不堵" (is it
+// congested) shares 堵 with 拥堵 (congestion), "推荐" (recommend) the
+// whole word.
+func TestRank_ChineseRequestFindsItsTool(t *testing.T) {
+	ts := []*tools.Tool{
+		tool("read_file", "Read a file's contents"),
+		{Name: "mcp_maps_road_traffic", Description: "根据城市和道路名称查询具体道路的实时拥堵评价和拥堵路段", Server: "maps", Remote: "road_traffic"},
+		{Name: "mcp_maps_geocode", Description: "将地址解析为对应的位置坐标", Server: "maps", Remote: "geocode"},
+		{Name: "mcp_cook_what_to_eat", Description: "不知道吃什么？根据人数推荐今天吃什么", Server: "cook", Remote: "what_to_eat"},
+		{Name: "mcp_web_search", Description: "Search the web", Server: "web", Remote: "search"},
+	}
+	ix := selector.NewIndex(ts)
+	for in, want := range map[string]string{
+		"看一下北京三环现在堵不堵": "mcp_maps_road_traffic",
+		"今晚三个人，推荐几个菜":  "mcp_cook_what_to_eat",
+	} {
+		if hits := ix.Rank(selector.Query{Input: in}); len(hits) == 0 || hits[0].Tool.Name != want {
+			t.Errorf("%q ranked %v first, want %s", in, names(hitTools(hits)), want)
+		}
 	}
 }

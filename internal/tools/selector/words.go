@@ -10,22 +10,30 @@ import (
 // Words splits text into the terms the index matches on: identifiers are
 // split at underscores, dashes, dots and case changes (listDirectory,
 // HTTPRequest, get_file_contents), everything is lower-cased, stop words
-// and one-letter words are dropped, and each word is reduced to its stem.
+// and one-letter words (but Chinese and Japanese ones, see isCJK) are
+// dropped, and each word is reduced to its stem.
 // The same function serves tool specs and queries, so both sides agree.
 func Words(text string) []string {
 	var out []string
 	forEachWord(text, func(w string) {
-		if utf8.RuneCountInString(w) < 2 || stopWords()[w] {
-			return
+		if kept(w) {
+			out = append(out, Stem(w))
 		}
-		out = append(out, Stem(w))
 	})
 	return out
 }
 
+// kept reports whether Words keeps w, a word forEachWord gave: not a stop
+// word, and more than one letter unless Chinese or Japanese.
+func kept(w string) bool {
+	r, n := utf8.DecodeRuneInString(w)
+	return (n < len(w) || isCJK(r)) && !stopWords()[w]
+}
+
 // forEachWord calls fn with each lower-cased word of text. A word split at
 // case changes is also given whole, so "JavaScript" matches javascript as
-// well as script, and "GitHub" matches github.
+// well as script, and "GitHub" matches github. Chinese and Japanese text
+// gives each letter and each two letters in a row (see isCJK).
 //
 // Every start of tai runs it over the whole native catalogue before its
 // first model request, so ASCII, nearly all of that text, is classified
@@ -34,6 +42,7 @@ func Words(text string) []string {
 func forEachWord(text string, fn func(string)) {
 	start, run, parts := -1, -1, 0
 	var prev rune
+	cjk := -1 // where the previous letter began, when it was Chinese or Japanese
 	for i := 0; i < len(text); {
 		r, size := rune(text[i]), 1
 		var letterOrDigit, upper bool
@@ -42,9 +51,29 @@ func forEachWord(text string, fn func(string)) {
 			letterOrDigit, upper = c != 0, c == classUpper
 		} else {
 			r, size = utf8.DecodeRuneInString(text[i:])
+			if isCJK(r) { // written without spaces: each letter and each two in a row are words
+				if start >= 0 { // end of a word, and of the run it ends
+					fn(strings.ToLower(text[start:i]))
+					parts++
+					start = -1
+				}
+				if parts > 1 {
+					fn(strings.ToLower(text[run:i]))
+				}
+				run, parts = -1, 0
+				prev = 0
+				fn(text[i : i+size])
+				if cjk >= 0 {
+					fn(text[cjk : i+size])
+				}
+				cjk = i
+				i += size
+				continue
+			}
 			letterOrDigit = unicode.IsLetter(r) || unicode.IsDigit(r)
 			upper = letterOrDigit && unicode.IsUpper(r)
 		}
+		cjk = -1
 		if !letterOrDigit {
 			if start >= 0 { // end of a word, and of the run it ends
 				fn(strings.ToLower(text[start:i]))
@@ -109,6 +138,16 @@ var asciiClass = func() (t [utf8.RuneSelf]byte) {
 	}
 	return t
 }()
+
+// isCJK reports whether r is a Chinese character or Japanese kana: text
+// in those scripts has no spaces between words, so it is matched by each
+// letter and each two letters in a row (堵, 今晚, 天気), as search engines
+// without a dictionary do; a single letter is a word here, though a
+// single Latin letter is not. Korean, written with spaces, splits as
+// other scripts do.
+func isCJK(r rune) bool {
+	return r >= 0x3040 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r))
+}
 
 // caseBoundary reports whether a new word starts at r: a capital after a
 // lower-case letter or digit (listDir), or the last capital of a run that

@@ -23,6 +23,9 @@ func TestWords(t *testing.T) {
 		{"modified modifies running committed added", []string{"modify", "modify", "run", "commit", "add"}},
 		{"notion notes version", []string{"notion", "not", "version"}},
 		{"a b I é", nil},
+		{"推荐几个菜", []string{"推", "荐", "推荐", "几", "荐几", "个", "几个", "菜", "个菜"}},
+		{"查询 city 天気です", []string{"查", "询", "查询", "city", "天", "気", "天気", "で", "気で", "す", "です"}},
+		{"서울 날씨 Seoul", []string{"서울", "날씨", "seoul"}},
 	} {
 		if diff := cmp.Diff(tc.want, Words(tc.in)); diff != "" {
 			t.Errorf("Words(%q) (-want +got):\n%s", tc.in, diff)
