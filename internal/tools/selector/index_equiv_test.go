@@ -24,7 +24,7 @@ func TestNewIndex_SameAsReference(t *testing.T) {
 		cat := catalog.Native()
 		for _, tl := range cat {
 			if !selector.InNativeTable(tl) {
-				t.Fatalf("%s is not in native_table.go as it is now: run go generate ./internal/tools/selector/", tl.Name)
+				t.Fatalf("%s is not in native_table.go as it is now: run go generate -run nativegen ./internal/tools/selector/", tl.Name)
 			}
 		}
 		got, want := selector.NewIndex(cat), selector.ReferenceIndex(cat)

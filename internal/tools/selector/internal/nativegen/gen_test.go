@@ -11,8 +11,8 @@ import (
 )
 
 // The committed table must be what the generator writes from tai's
-// native tools as they are now: regenerate with `go generate
-// ./internal/tools/selector/` after changing a native tool's name,
+// native tools as they are now: regenerate with `go generate -run
+// nativegen ./internal/tools/selector/` after changing a native tool's name,
 // description, schema or phrasings (internal/catalog/asks.txt), or how
 // the selector reads them. A stale table gives the same index, only
 // slower: the selector reads a changed tool from its text.
@@ -26,6 +26,6 @@ func TestGenerate_MatchesCommittedTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("native_table.go (%d bytes) is not what nativegen writes (%d bytes): run go generate ./internal/tools/selector/", len(want), len(got))
+		t.Errorf("native_table.go (%d bytes) is not what nativegen writes (%d bytes): run go generate -run nativegen ./internal/tools/selector/", len(want), len(got))
 	}
 }

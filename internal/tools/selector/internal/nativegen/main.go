@@ -4,7 +4,7 @@
 // a start of tai need not read them from the text (see the selector's
 // native.go). It writes the same bytes for the same tools.
 //
-//	go generate ./internal/tools/selector/
+//	go generate -run nativegen ./internal/tools/selector/
 package main
 
 import (
