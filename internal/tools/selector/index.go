@@ -32,6 +32,7 @@ type doc struct {
 	t        *tools.Tool
 	argNames []string
 	argText  string
+	parsed   bool // the schema is a JSON object, read into the fields above
 }
 
 // fields are what a tool is matched on. The name and the server speak for
@@ -121,8 +122,8 @@ func NewIndex(ts []*tools.Tool) *Index {
 				at[i*nf+f+1] = int32(len(words))
 			}
 		} else {
-			ix.bytes[i] = SpecBytes(t)
 			d := newDoc(t)
+			ix.bytes[i] = d.specBytes()
 			for f := range fields {
 				text := fields[f].text(d)
 				if fields[f].compounds {
@@ -414,6 +415,7 @@ func newDoc(t *tools.Tool) *doc {
 	if json.Unmarshal(t.Schema, &s) != nil {
 		return d
 	}
+	d.parsed = true
 	for name := range s.Properties {
 		d.argNames = append(d.argNames, name)
 	}

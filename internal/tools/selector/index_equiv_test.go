@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"tai/internal/catalog"
+	"tai/internal/tools"
 	"tai/internal/tools/selector"
 )
 
@@ -161,4 +162,26 @@ func wordsOf(each func(string, func(string)), text string) []string {
 	var out []string
 	each(text, func(w string) { out = append(out, w) })
 	return out
+}
+
+// TestSpecBytes_CountedAsMarshalled holds the spec sizes NewIndex counts
+// for a tool read from its text to SpecBytes, which marshals the spec:
+// over every tool of every testdata catalogue and over schemas with white
+// space, escapes, HTML characters, line separators, invalid UTF-8 and no
+// schema at all.
+func TestSpecBytes_CountedAsMarshalled(t *testing.T) {
+	schemas := []string{``, ` `, `null`, `[]`, `{}`, `{"type":"object","properties":{}}`,
+		"{ \"type\" : \"object\",\n\t\"properties\" : { \"q\" : { \"description\" : \"a <b> & c\\\" \\\\ d \\u2028 \u2028 \u2029 e\" } } }\r\n",
+		`{"properties":{"x":{"description":"\u00e9 é \ud83d\ude00 😀 ` + "\xff" + `","enum":["<", ">", "&amp;", 1, true, null]}}}`,
+		`{"properties":{"a b":{"description":"tab\tinside"}}}`, `{"properties":[1,2]}`, `{"properties":`, `not json`}
+	var cat []*tools.Tool
+	for i, s := range schemas {
+		cat = append(cat, &tools.Tool{Name: fmt.Sprintf("t%d<&>", i), Description: "Finds <things> & \u2028 more \xfe.", Schema: []byte(s)})
+	}
+	cat = append(cat, catalogueOf(t, serverFolders...)...)
+	for _, tl := range cat {
+		if got, want := selector.DocSpecBytes(tl), selector.SpecBytes(tl); got != want {
+			t.Errorf("%s: counted %d spec bytes, SpecBytes says %d", tl.Name, got, want)
+		}
+	}
 }

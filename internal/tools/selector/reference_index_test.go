@@ -270,3 +270,7 @@ func SameIndex(a, b *Index) error {
 // InNativeTable reports whether NewIndex takes t's terms from
 // native_table.go rather than reading its text.
 func InNativeTable(t *tools.Tool) bool { return nativeDocFor(t, new([]byte)) != nil }
+
+// DocSpecBytes is what NewIndex takes as t's spec size when it reads t
+// from its text.
+func DocSpecBytes(t *tools.Tool) int { return newDoc(t).specBytes() }
