@@ -78,6 +78,8 @@ type Index struct {
 	// server to its tools.
 	named   map[string][]string
 	members map[string][]int32
+	// serverWords are the words of the servers' names, sorted, once each.
+	serverWords []string
 }
 
 // NewIndex indexes ts in the order given; ties in ranking keep that order.
@@ -281,6 +283,9 @@ func (ix *Index) nameServers() {
 	ix.named = map[string][]string{}
 	for srv, members := range ix.members {
 		for _, w := range Words(srv) {
+			if !slices.Contains(ix.serverWords, w) {
+				ix.serverWords = append(ix.serverWords, w)
+			}
 			if df := len(ix.postings[w]); df > 0 && 2*len(members) >= df && !slices.Contains(ix.named[w], srv) {
 				ix.named[w] = append(ix.named[w], srv)
 			}
@@ -291,6 +296,7 @@ func (ix *Index) nameServers() {
 			}
 		}
 	}
+	sort.Strings(ix.serverWords)
 }
 
 // minShortName is the fewest letters of a server's name that name it.

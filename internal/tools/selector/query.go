@@ -293,14 +293,11 @@ func (ix *Index) linkedServers(word string) []string {
 			continue
 		}
 		stem := Stem(l)
-		for srv := range ix.members {
-			for _, w := range Words(srv) {
-				if (w == stem || strings.HasPrefix(w, l)) && !contains(out, w) {
-					out = append(out, w)
-				}
+		for _, w := range ix.serverWords {
+			if (w == stem || strings.HasPrefix(w, l)) && !contains(out, w) {
+				out = append(out, w)
 			}
 		}
 	}
-	sort.Strings(out)
 	return out
 }

@@ -250,6 +250,8 @@ func SameIndex(a, b *Index) error {
 		return fmt.Errorf("server words differ: %v, want %v", a.named, b.named)
 	case !maps.EqualFunc(a.members, b.members, slices.Equal):
 		return fmt.Errorf("server members differ")
+	case !slices.Equal(a.serverWords, b.serverWords):
+		return fmt.Errorf("server name words differ: %v, want %v", a.serverWords, b.serverWords)
 	case len(a.postings) != len(b.postings):
 		return fmt.Errorf("%d terms, want %d", len(a.postings), len(b.postings))
 	}

@@ -237,7 +237,7 @@ func wordnetEntries(key string, fn func(synonyms, broader string)) {
 			break
 		}
 		head := headword(line)
-		if strings.Count(head, "_") != strings.Count(key, "_") || headKey(head) != key {
+		if !hasKey(head, key) {
 			continue
 		}
 		synonyms, broader, _ := strings.Cut(line[len(head):], " | ")
@@ -250,12 +250,23 @@ func lineStart(text string, i int) int {
 	return strings.LastIndexByte(text[:i], '\n') + 1
 }
 
-// headKey is the key of a word or phrase of the table (see phraseKey).
-func headKey(head string) string {
-	if !strings.Contains(head, "_") {
-		return Stem(head)
+// hasKey reports whether the word or phrase head of the table has the key
+// key (its stems joined by underscores, see phraseKey), without building
+// the head's key: the
+// lookup of every two or three words in a row of a request walks many
+// entries, and most do not match.
+func hasKey(head, key string) bool {
+	for {
+		h, hrest, hmore := strings.Cut(head, "_")
+		k, krest, kmore := strings.Cut(key, "_")
+		if hmore != kmore || Stem(h) != k {
+			return false
+		}
+		if !hmore {
+			return true
+		}
+		head, key = hrest, krest
 	}
-	return phraseKey(strings.Split(head, "_"))
 }
 
 // headword is the word or phrase an entry of the WordNet table is for:
