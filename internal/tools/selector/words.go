@@ -43,6 +43,18 @@ func forEachWord(text string, fn func(string)) {
 	start, run, parts := -1, -1, 0
 	var prev rune
 	cjk := -1 // where the previous letter began, when it was Chinese or Japanese
+	endRun := func(i int) { // the end of a word, and of the run it ends
+		if start >= 0 {
+			fn(strings.ToLower(text[start:i]))
+			parts++
+			start = -1
+		}
+		if parts > 1 {
+			fn(strings.ToLower(text[run:i]))
+		}
+		run, parts = -1, 0
+		prev = 0
+	}
 	for i := 0; i < len(text); {
 		r, size := rune(text[i]), 1
 		var letterOrDigit, upper bool
@@ -52,16 +64,7 @@ func forEachWord(text string, fn func(string)) {
 		} else {
 			r, size = utf8.DecodeRuneInString(text[i:])
 			if isCJK(r) { // written without spaces: each letter and each two in a row are words
-				if start >= 0 { // end of a word, and of the run it ends
-					fn(strings.ToLower(text[start:i]))
-					parts++
-					start = -1
-				}
-				if parts > 1 {
-					fn(strings.ToLower(text[run:i]))
-				}
-				run, parts = -1, 0
-				prev = 0
+				endRun(i)
 				fn(text[i : i+size])
 				if cjk >= 0 {
 					fn(text[cjk : i+size])
@@ -75,16 +78,7 @@ func forEachWord(text string, fn func(string)) {
 		}
 		cjk = -1
 		if !letterOrDigit {
-			if start >= 0 { // end of a word, and of the run it ends
-				fn(strings.ToLower(text[start:i]))
-				parts++
-				start = -1
-			}
-			if parts > 1 {
-				fn(strings.ToLower(text[run:i]))
-			}
-			run, parts = -1, 0
-			prev = 0
+			endRun(i)
 			i += size
 			continue
 		}
@@ -111,13 +105,7 @@ func forEachWord(text string, fn func(string)) {
 		prev = r
 		i += size
 	}
-	if start >= 0 {
-		fn(strings.ToLower(text[start:]))
-		parts++
-	}
-	if parts > 1 {
-		fn(strings.ToLower(text[run:]))
-	}
+	endRun(len(text))
 }
 
 // The classes of ASCII characters forEachWord tells apart: not part of a
