@@ -42,7 +42,7 @@ func kept(w string) bool {
 func forEachWord(text string, fn func(string)) {
 	start, run, parts := -1, -1, 0
 	var prev rune
-	cjk := -1 // where the previous letter began, when it was Chinese or Japanese
+	cjk := -1               // where the previous letter began, when it was Chinese or Japanese
 	endRun := func(i int) { // the end of a word, and of the run it ends
 		if start >= 0 {
 			fn(strings.ToLower(text[start:i]))
