@@ -1,6 +1,7 @@
 package selector
 
 import (
+	"slices"
 	"sync"
 
 	"tai/internal/tools"
@@ -25,7 +26,7 @@ func Load(env *tools.Env, names ...string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, n := range names {
-		if !contains(s.names, n) {
+		if !slices.Contains(s.names, n) {
 			s.names = append(s.names, n)
 		}
 	}

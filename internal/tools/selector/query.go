@@ -1,6 +1,7 @@
 package selector
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -294,7 +295,7 @@ func (ix *Index) linkedServers(word string) []string {
 		}
 		stem := Stem(l)
 		for _, w := range ix.serverWords {
-			if (w == stem || strings.HasPrefix(w, l)) && !contains(out, w) {
+			if (w == stem || strings.HasPrefix(w, l)) && !slices.Contains(out, w) {
 				out = append(out, w)
 			}
 		}

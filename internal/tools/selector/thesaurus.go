@@ -290,12 +290,3 @@ func phraseKey(words []string) string {
 	}
 	return strings.Join(stems, "_")
 }
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}

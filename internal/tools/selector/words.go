@@ -42,8 +42,9 @@ func kept(w string) bool {
 func forEachWord(text string, fn func(string)) {
 	start, run, parts := -1, -1, 0
 	var prev rune
-	cjk := -1               // where the previous letter began, when it was Chinese or Japanese
-	endRun := func(i int) { // the end of a word, and of the run it ends
+	cjk := -1 // where the previous letter began, when it was Chinese or Japanese
+	// endRun ends the word at i, and the run of words it ends.
+	endRun := func(i int) {
 		if start >= 0 {
 			fn(strings.ToLower(text[start:i]))
 			parts++
