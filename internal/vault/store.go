@@ -127,7 +127,7 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{db: db, path: path, opts: opts}
-	if err := s.migrate(ctx); err != nil {
+	if err := s.migrateWhenFree(ctx); err != nil {
 		db.Close()
 		if errors.Is(err, ErrBusy) {
 			return nil, err
@@ -166,6 +166,31 @@ func checkHeader(path string) error {
 		return ErrNotVault
 	}
 	return nil
+}
+
+// migrateWhenFree migrates, waiting up to the busy timeout while another
+// connection holds the lock. SQLite waits on its own for most locks, but a
+// new vault's first connections turn the file to WAL by upgrading a read
+// lock to a write lock, and a connection that loses that race gets
+// SQLITE_BUSY at once rather than after the busy timeout (SQLite does not
+// wait where waiting could deadlock).
+func (s *Store) migrateWhenFree(ctx context.Context) error {
+	deadline := time.Now().Add(s.opts.BusyTimeout)
+	wait := time.Millisecond
+	for {
+		err := s.migrate(ctx)
+		if !errors.Is(err, ErrBusy) || time.Now().Add(wait).After(deadline) {
+			return err
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return err
+		case <-t.C:
+		}
+		wait = min(2*wait, 50*time.Millisecond)
+	}
 }
 
 func (s *Store) migrate(ctx context.Context) error {

@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"tai/internal/seal"
@@ -39,6 +41,39 @@ func TestOpen_CreatesPrivateHomeAndFile(t *testing.T) {
 	}
 	if got := fi.Mode().Perm(); got != 0o600 {
 		t.Errorf("vault mode = %o, want 600", got)
+	}
+}
+
+// TestOpen_ManyAtOnceOnANewHome opens one new vault from several
+// connections at once, as the first commands after installing tai may. The
+// first connection turns the new file to WAL, which SQLite does by
+// upgrading a read lock to a write lock: a second opener that holds a read
+// lock meanwhile gets SQLITE_BUSY at once, without waiting out the busy
+// timeout. Open has to wait for its turn, not report the vault busy.
+func TestOpen_ManyAtOnceOnANewHome(t *testing.T) {
+	const homes, openers = 20, 6
+	for h := range homes {
+		home := filepath.Join(tempDir(t), "home")
+		var wg sync.WaitGroup
+		errs := make([]error, openers)
+		for i := range openers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				s, err := Open(context.Background(), home, Options{})
+				if err == nil {
+					err = s.SetSetting(context.Background(), DefaultProfile, "k"+strconv.Itoa(i), "v")
+					s.Close()
+				}
+				errs[i] = err
+			}()
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Fatalf("home %d, opener %d: %v", h, i, err)
+			}
+		}
 	}
 }
 
