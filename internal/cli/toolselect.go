@@ -23,7 +23,8 @@ func newToolsSelectCmd(a *App) *cobra.Command {
 		Long: `Show the tools the lazy selector would offer the model for a request:
 the core set, the two native tools that match best, then the best matches
 of the words that score at least 20% of the best one (native tools 40%),
-over native tools and the cached tools of the profile's enabled MCP
+and, with what is left of the budget, those that score at least 15% (native
+tools 30%), over native tools and the cached tools of the profile's enabled MCP
 servers (no server is started).
 Sizes are estimated tokens, bytes/4 of each serialized spec {name,
 description, parameters}.

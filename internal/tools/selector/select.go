@@ -60,6 +60,15 @@ var DefaultCore = []string{"tool_search", "read_file", "list_dir", "grep", "edit
 // without being a plausible choice.
 const minRelevance = 0.2
 
+// leftoverRelevance is the floor of a second pass over the matches, which
+// offers what the first pass left of the budget to matches between this
+// fraction and minRelevance of the best (twice that for native tools,
+// more for large specs). A large catalogue's budget is often not spent
+// when the first pass ends, and the tool a request in everyday words
+// means often scores just under the floor; the first pass comes first, so
+// a weaker match never takes a stronger one's place.
+const leftoverRelevance = 0.15
+
 // nativeMatches is how many of the best-matching native tools are offered
 // ahead of other matches: tai's own tools answer most requests about the
 // files, the repository and tai itself, and cost little each.
@@ -114,7 +123,8 @@ type Selection struct {
 // the tools loaded this turn, the tools the latest traffic called, the
 // nativeMatches best-matching native tools, then the best matches of the
 // request that clear the relevance floor (minRelevance of the best match,
-// minNativeRelevance for native tools, more for large specs). Tools marked
+// minNativeRelevance for native tools, more for large specs), then, with
+// what is left, those that clear leftoverRelevance. Tools marked
 // Unoffered are never offered. The same index and request always give the
 // same selection.
 func (s Selector) Select(ix *Index, r Request) Selection {
@@ -147,18 +157,20 @@ func (s Selector) Select(ix *Index, r Request) Selection {
 			natives++
 		}
 	}
-	for _, h := range hits {
-		if h.Score < minRelevance*hits[0].Score || len(sel.out.Tools) >= budget.MaxTools {
-			break
+	for _, rel := range []float64{minRelevance, leftoverRelevance} {
+		for _, h := range hits {
+			if h.Score < rel*hits[0].Score || len(sel.out.Tools) >= budget.MaxTools {
+				break
+			}
+			floor := rel
+			if !h.Tool.Bridged() {
+				floor = 2 * rel
+			}
+			if h.Score < hits[0].Score*floor*sizeFactor(Tokens(ix.bytes[h.i])) {
+				continue
+			}
+			sel.offerAt(int(h.i))
 		}
-		floor := minRelevance
-		if !h.Tool.Bridged() {
-			floor = minNativeRelevance
-		}
-		if h.Score < hits[0].Score*floor*sizeFactor(Tokens(ix.bytes[h.i])) {
-			continue
-		}
-		sel.offerAt(int(h.i))
 	}
 	sel.out.Tokens = Tokens(sel.out.Bytes)
 	sel.out.CatalogueTokens = ix.CatalogueTokens()

@@ -406,6 +406,48 @@ func TestSelect_NativesPastTheBestTwoNeedMoreRelevance(t *testing.T) {
 	}
 }
 
+// Matches between leftoverRelevance and minRelevance of the best are
+// offered only with what the stronger matches leave of the budget: a
+// weak small match is offered when there is room, and a large spec that
+// clears only the lower floor never takes a stronger match's place.
+func TestSelect_LeftoverBudgetGoesToWeakerMatches(t *testing.T) {
+	ts := []*tools.Tool{
+		{Name: "mcp_billing_archive_invoices", Description: "Archive the old invoices of a customer account", Server: "billing", Remote: "archive_invoices"},
+		{Name: "mcp_crm_account_owner", Description: "Show who owns an account", Server: "crm", Remote: "account_owner"},
+		{Name: "mcp_crm_merge_accounts", Description: "Merge two customer records", Server: "crm", Remote: "merge_accounts"},
+		{Name: "mcp_files_old_versions", Description: "List old versions of a document", Server: "files", Remote: "old_versions"},
+		{Name: "mcp_big_account_report", Description: "Report on an old account. " + strings.Repeat("The report covers many fields and options in detail. ", 90), Server: "big", Remote: "account_report"},
+	}
+	for i := range 10 {
+		ts = append(ts, tool(fmt.Sprintf("filler_%02d", i), fmt.Sprintf("Does unrelated thing number %d with widgets", i)))
+	}
+	ix := selector.NewIndex(ts)
+	q := selector.Query{Input: "archive the old invoices of the acme account"}
+	hits := ix.Rank(q)
+	score := map[string]float64{}
+	for _, h := range hits {
+		score[h.Tool.Name] = h.Score / hits[0].Score
+	}
+	size := math.Sqrt(float64(selector.Tokens(len(`"`+ts[4].Description+`"`))) / 300)
+	if hits[0].Tool.Name != "mcp_billing_archive_invoices" ||
+		score["mcp_crm_merge_accounts"] < 0.15 || score["mcp_crm_merge_accounts"] >= 0.2 ||
+		score["mcp_crm_account_owner"] < 0.2 || score["mcp_files_old_versions"] < 0.2 ||
+		score["mcp_big_account_report"] <= max(score["mcp_crm_account_owner"], score["mcp_files_old_versions"]) ||
+		score["mcp_big_account_report"] < 0.15*size || score["mcp_big_account_report"] >= 0.2*size {
+		t.Fatalf("the test needs merge_accounts between 15%% and 20%% of the best, the large report ranked above the other two but clearing only the lower floor (size factor %.2f): %v", size, score)
+	}
+	offer := func(b selector.Budget) []string {
+		return names(selector.Selector{Core: []string{}, Budget: b}.Select(ix, selector.Request{Query: q}).Tools)
+	}
+	want := []string{"mcp_billing_archive_invoices", "mcp_crm_account_owner", "mcp_files_old_versions", "mcp_big_account_report", "mcp_crm_merge_accounts"}
+	if got := offer(selector.Budget{MaxTools: 20, MaxTokens: 10_000}); !slices.Equal(got, want) {
+		t.Errorf("with room to spare offered %v, want %v", got, want)
+	}
+	if got := offer(selector.Budget{MaxTools: 3, MaxTokens: 10_000}); !slices.Equal(got, want[:3]) {
+		t.Errorf("with room for three offered %v, want the three that clear the floor %v", got, want[:3])
+	}
+}
+
 // A request in Chinese finds the tool its words describe in Chinese,
 // though neither has a space between its words: "堵不堵" (is it
 // congested) shares 堵 with 拥堵 (congestion), "推荐" (recommend) the
