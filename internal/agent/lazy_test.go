@@ -11,7 +11,8 @@ import (
 
 // A tool loaded by tool_search is offered for the rest of its turn and
 // gone when the next turn starts; the selector offers the core set and
-// what the person's words match, never the whole registry, and the tool
+// what the person's words match, never the whole registry (the budget is
+// set: a registry this small would otherwise be offered whole), and the tool
 // traffic's words add nothing (the list stays the same, for the prompt
 // cache, until tool_search loads more).
 func TestLazyTools_LoadLastsTheTurn(t *testing.T) {
@@ -27,7 +28,7 @@ func TestLazyTools_LoadLastsTheTurn(t *testing.T) {
 	}
 	f.agent.Tools = reg
 	f.agent.Env.Tools = reg
-	f.agent.Selector = LazyTools{Registry: reg, Selector: selector.Selector{Core: []string{"tool_search"}}}
+	f.agent.Selector = LazyTools{Registry: reg, Selector: selector.Selector{Core: []string{"tool_search"}, Budget: selector.DefaultBudget}}
 	if _, err := f.run(t, "zzz qqq"); err != nil {
 		t.Fatal(err)
 	}

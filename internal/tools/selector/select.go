@@ -34,6 +34,18 @@ const (
 // not known.
 const DefaultContextTokens = 128_000
 
+// OffersWhole reports whether a catalogue whose specs total
+// catalogueTokens is offered whole to a model whose context window holds
+// contextTokens (0: DefaultContextTokens): whether it fits in
+// offerAllShare of the window. Then nothing can be missed, and the list is
+// the same at every step, which keeps the prompt cache warm.
+func OffersWhole(catalogueTokens, contextTokens int) bool {
+	if contextTokens <= 0 {
+		contextTokens = DefaultContextTokens
+	}
+	return float64(catalogueTokens) <= offerAllShare*float64(contextTokens)
+}
+
 // BudgetFor is the budget of one step over a catalogue whose specs total
 // catalogueTokens, for a model whose context window holds contextTokens
 // (0: DefaultContextTokens).
@@ -42,7 +54,7 @@ func BudgetFor(catalogueTokens, contextTokens int) Budget {
 		contextTokens = DefaultContextTokens
 	}
 	limit := int(maxContextShare * float64(contextTokens))
-	if float64(catalogueTokens) <= offerAllShare*float64(contextTokens) {
+	if OffersWhole(catalogueTokens, contextTokens) {
 		return Budget{MaxTools: math.MaxInt, MaxTokens: catalogueTokens}
 	}
 	tokens := max(int(catalogueShare*float64(catalogueTokens)), DefaultBudget.MaxTokens)
@@ -119,8 +131,11 @@ type Selection struct {
 	Bytes, Tokens, CatalogueTokens int
 }
 
-// Select offers, in this order and while the budget lasts: the core set,
-// the tools loaded this turn, the tools the latest traffic called, the
+// Select offers a catalogue that fits in offerAllShare of the model's
+// window whole, whatever the request: the core set first, then every
+// other tool in index order (not when s.Budget is set). Otherwise it
+// offers, in this order and while the budget lasts: the core set, the
+// tools loaded this turn, the tools the latest traffic called, the
 // nativeMatches best-matching native tools, then the best matches of the
 // request that clear the relevance floor (minRelevance of the best match,
 // minNativeRelevance for native tools, more for large specs), then, with
@@ -128,9 +143,10 @@ type Selection struct {
 // Unoffered are never offered. The same index and request always give the
 // same selection.
 func (s Selector) Select(ix *Index, r Request) Selection {
-	budget := s.Budget
+	budget, whole := s.Budget, false
 	if budget.MaxTools <= 0 || budget.MaxTokens <= 0 {
 		budget = BudgetFor(ix.CatalogueTokens(), s.ContextTokens)
+		whole = OffersWhole(ix.CatalogueTokens(), s.ContextTokens)
 	}
 	core := s.Core
 	if core == nil {
@@ -139,6 +155,12 @@ func (s Selector) Select(ix *Index, r Request) Selection {
 	sel := &selection{ix: ix, budget: budget, taken: map[int]bool{}}
 	for _, n := range core {
 		sel.offer(n)
+	}
+	if whole {
+		for i := range ix.tools {
+			sel.offerAt(i)
+		}
+		return sel.done()
 	}
 	for _, n := range r.Loaded {
 		sel.offer(n)
@@ -172,9 +194,7 @@ func (s Selector) Select(ix *Index, r Request) Selection {
 			sel.offerAt(int(h.i))
 		}
 	}
-	sel.out.Tokens = Tokens(sel.out.Bytes)
-	sel.out.CatalogueTokens = ix.CatalogueTokens()
-	return sel.out
+	return sel.done()
 }
 
 // selection fills a Selection within a budget.
@@ -183,6 +203,13 @@ type selection struct {
 	budget Budget
 	taken  map[int]bool
 	out    Selection
+}
+
+// done is the selection made, with its size.
+func (s *selection) done() Selection {
+	s.out.Tokens = Tokens(s.out.Bytes)
+	s.out.CatalogueTokens = s.ix.CatalogueTokens()
+	return s.out
 }
 
 // offer adds the named tool when it exists, may be offered, is not taken

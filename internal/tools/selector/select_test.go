@@ -43,7 +43,7 @@ func smallCatalogue() []*tools.Tool {
 
 func TestSelect_CoreThenMatchesWithinBudget(t *testing.T) {
 	ix := selector.NewIndex(smallCatalogue())
-	s := selector.Selector{Core: []string{"read_file", "no_such_tool"}}
+	s := selector.Selector{Core: []string{"read_file", "no_such_tool"}, Budget: selector.DefaultBudget}
 	got := s.Select(ix, selector.Request{Query: selector.Query{Input: "what changed in the last commit?"}})
 	if diff := cmp.Diff([]string{"read_file", "git_show", "git_log"}, names(got.Tools)); diff != "" {
 		t.Errorf("offered (-want +got):\n%s", diff)
@@ -59,11 +59,48 @@ func TestSelect_CoreThenMatchesWithinBudget(t *testing.T) {
 	}
 }
 
+// A catalogue that fits in 5% of the model's window is offered whole at
+// every step, whatever the request: the core set, then every other tool
+// in catalogue order, never one marked Unoffered. A window too small for
+// that gets the ranked selection.
+func TestSelect_SmallCatalogueOfferedWhole(t *testing.T) {
+	cat := smallCatalogue()
+	ix := selector.NewIndex(cat)
+	want := []string{"git_show"}
+	for _, tl := range cat {
+		if tl.Name != "git_show" && !tl.Unoffered {
+			want = append(want, tl.Name)
+		}
+	}
+	s := selector.Selector{Core: []string{"git_show"}}
+	if !selector.OffersWhole(ix.CatalogueTokens(), 0) {
+		t.Fatalf("the test needs the catalogue (%d tokens) within 5%% of the default window", ix.CatalogueTokens())
+	}
+	for _, in := range []string{"what changed in the last commit?", "zzz", ""} {
+		got := s.Select(ix, selector.Request{Query: selector.Query{Input: in}, Loaded: []string{"filler_30"}})
+		if diff := cmp.Diff(want, names(got.Tools)); diff != "" {
+			t.Errorf("%q offered (-want +got):\n%s", in, diff)
+		}
+		if got.Tokens > got.CatalogueTokens || got.Tokens < got.CatalogueTokens*9/10 {
+			t.Errorf("%q: %d tokens of a %d-token catalogue", in, got.Tokens, got.CatalogueTokens)
+		}
+	}
+	window := 19 * ix.CatalogueTokens()
+	if selector.OffersWhole(ix.CatalogueTokens(), window) {
+		t.Fatalf("a %d-token catalogue fits in 5%% of %d tokens", ix.CatalogueTokens(), window)
+	}
+	s.ContextTokens = window
+	if got := s.Select(ix, selector.Request{Query: selector.Query{Input: "what changed in the last commit?"}}); len(got.Tools) >= len(want) || !slices.Contains(names(got.Tools), "git_log") {
+		t.Errorf("a window of %d tokens offered %v", window, names(got.Tools))
+	}
+}
+
 func TestSelect_DeterministicAcrossIndexes(t *testing.T) {
 	req := selector.Request{Query: selector.Query{Input: "do the widget thing number 7 with the commit history", Traffic: "git_log {} abc123 widgets"}}
-	first := names(selector.Selector{}.Select(selector.NewIndex(smallCatalogue()), req).Tools)
+	s := selector.Selector{Budget: selector.DefaultBudget}
+	first := names(s.Select(selector.NewIndex(smallCatalogue()), req).Tools)
 	for range 20 {
-		if got := names(selector.Selector{}.Select(selector.NewIndex(smallCatalogue()), req).Tools); !slices.Equal(got, first) {
+		if got := names(s.Select(selector.NewIndex(smallCatalogue()), req).Tools); !slices.Equal(got, first) {
 			t.Fatalf("selection changed between runs:\n%v\n%v", first, got)
 		}
 	}
@@ -72,8 +109,10 @@ func TestSelect_DeterministicAcrossIndexes(t *testing.T) {
 func TestSelect_UnofferedIsRankedButNeverOffered(t *testing.T) {
 	ix := selector.NewIndex(smallCatalogue())
 	req := selector.Request{Query: selector.Query{Input: "create an issue the hidden way"}, Loaded: []string{"mcp_big_hidden_issue"}}
-	if got := names(selector.Selector{}.Select(ix, req).Tools); slices.Contains(got, "mcp_big_hidden_issue") || !slices.Contains(got, "mcp_gh_create_issue") {
-		t.Errorf("offered %v", got)
+	for _, s := range []selector.Selector{{}, {Budget: selector.DefaultBudget}} {
+		if got := names(s.Select(ix, req).Tools); slices.Contains(got, "mcp_big_hidden_issue") || !slices.Contains(got, "mcp_gh_create_issue") {
+			t.Errorf("offered %v", got)
+		}
 	}
 	hits := ix.Rank(req.Query)
 	if len(hits) == 0 || hits[0].Tool.Name != "mcp_big_hidden_issue" {
@@ -87,7 +126,7 @@ func TestSelect_LoadedAndCalledToolsAreOffered(t *testing.T) {
 		Query:  selector.Query{Traffic: "filler_03 {} done\nsome result line\n"},
 		Loaded: []string{"filler_30", "no_such_tool"},
 	}
-	got := names(selector.Selector{Core: []string{"read_file"}}.Select(ix, req).Tools)
+	got := names(selector.Selector{Core: []string{"read_file"}, Budget: selector.DefaultBudget}.Select(ix, req).Tools)
 	if diff := cmp.Diff([]string{"read_file", "filler_30", "filler_03"}, got[:3]); diff != "" {
 		t.Errorf("offered (-want +got):\n%s", diff)
 	}
