@@ -90,7 +90,8 @@ const nativeMatches = 2
 // nativeMatches best. A native tool is matched on its phrasings too
 // (tools.Tool.Asks, some twenty a tool), so it shares a common word with
 // almost any request; past the best two, a native match must be twice as
-// strong as a bridged one to spend the budget.
+// strong as a bridged one to spend the budget (in the leftover pass too:
+// twice leftoverRelevance).
 const minNativeRelevance = 2 * minRelevance
 
 // typicalTokens is the size of a typical tool spec. A larger one needs
@@ -186,7 +187,7 @@ func (s Selector) Select(ix *Index, r Request) Selection {
 			}
 			floor := rel
 			if !h.Tool.Bridged() {
-				floor = 2 * rel
+				floor = rel * (minNativeRelevance / minRelevance)
 			}
 			if h.Score < hits[0].Score*floor*sizeFactor(Tokens(ix.bytes[h.i])) {
 				continue
