@@ -138,7 +138,6 @@ func (ix *Index) concepts(q Query) []concept {
 				for _, t := range Words(full) {
 					note(t, weight)
 				}
-				return
 			}
 			ww := weight
 			if isNumber(word) {

@@ -487,6 +487,24 @@ func TestSelect_LeftoverBudgetGoesToWeakerMatches(t *testing.T) {
 	}
 }
 
+// An abbreviation counts as the words it stands for and as itself: "lat
+// lon" finds the tool that spells out latitude and longitude, and the one
+// whose arguments are named lat and lon.
+func TestRank_AbbreviationCountsAsBothForms(t *testing.T) {
+	ts := []*tools.Tool{
+		{Name: "mcp_geo_geocode", Description: "Find the latitude and longitude of a street address", Server: "geo", Remote: "geocode"},
+		{Name: "mcp_sky_conditions", Description: "Current conditions at a point", Server: "sky", Remote: "conditions",
+			Schema: json.RawMessage(`{"type":"object","properties":{"lat":{"type":"number"},"lon":{"type":"number"}}}`)},
+	}
+	for i := range 10 {
+		ts = append(ts, tool(fmt.Sprintf("filler_%02d", i), fmt.Sprintf("Does unrelated thing number %d with widgets", i)))
+	}
+	got := names(hitTools(selector.NewIndex(ts).Rank(selector.Query{Input: "what's the lat lon here"})))
+	if len(got) != 2 || !slices.Contains(got, "mcp_geo_geocode") || !slices.Contains(got, "mcp_sky_conditions") {
+		t.Errorf("ranked %v, want both the geocoder and the tool taking lat and lon", got)
+	}
+}
+
 // A request in Chinese finds the tool its words describe in Chinese,
 // though neither has a space between its words: "堵不堵" (is it
 // congested) shares 堵 with 拥堵 (congestion), "推荐" (recommend) the
