@@ -175,11 +175,46 @@ func evaluations(tb testing.TB) []evaluation {
 			map[string][]query{"unseen": loadQueriesFrom(tb, ucat, filepath.Join("unseen", "queries.json"))}, []string{"unseen"}},
 	}
 	for i, set := range blindSets {
+		file := filepath.Join(set, "queries.json")
 		bcat := catalogueOf(tb, serverFolders[:i+3]...)
+		qs := loadQueriesFrom(tb, bcat, file)
+		if benchOwn {
+			bcat = catalogueOf(tb, serverFolders[i+2])
+			qs = onlyIn(bcat, qs)
+		}
 		evs = append(evs, evaluation{bcat, float64(selector.NewIndex(bcat).CatalogueTokens()),
-			map[string][]query{set: loadQueriesFrom(tb, bcat, filepath.Join(set, "queries.json"))}, []string{set}})
+			map[string][]query{set: qs}, []string{set}})
 	}
 	return evs
+}
+
+// benchOwn (TAI_BENCH_OWN set) measures each blind set over the native
+// tools and its own servers alone, without the earlier sets' servers: a
+// catalogue of 20 to 30 servers, the size people bring, rather than the
+// one that grows with every set.
+var benchOwn = os.Getenv("TAI_BENCH_OWN") != ""
+
+// onlyIn keeps the queries with a label among cat's tools, each with
+// those labels only.
+func onlyIn(cat []*tools.Tool, qs []query) []query {
+	have := map[string]bool{}
+	for _, t := range cat {
+		have[t.Name] = true
+	}
+	var out []query
+	for _, q := range qs {
+		var labels []string
+		for _, n := range q.Tools {
+			if have[n] {
+				labels = append(labels, n)
+			}
+		}
+		if len(labels) > 0 {
+			q.Tools = labels
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 // BenchmarkSelection runs the labelled queries for tai's selector and the
@@ -191,7 +226,8 @@ func evaluations(tb testing.TB) []evaluation {
 // of one selection. It runs at the 128,000-token window the selector
 // assumes when it knows none and at the window of tai's default model
 // (benchmark names w128000/… and w1047576/…), or at TAI_BENCH_WINDOW alone
-// when that is set.
+// when that is set; with TAI_BENCH_OWN set, each blind set is measured
+// over the native tools and its own servers only (benchOwn).
 func BenchmarkSelection(b *testing.B) {
 	windows := []int{benchWindow}
 	if benchWindow == 0 {
