@@ -408,6 +408,21 @@ func TestRank_LinkNamesItsServer(t *testing.T) {
 	}
 }
 
+// rankWithFiller indexes ts and ten unrelated tools and ranks q, giving
+// each match's score as a share of the best one's.
+func rankWithFiller(ts []*tools.Tool, q selector.Query) (*selector.Index, []selector.Hit, map[string]float64) {
+	for i := range 10 {
+		ts = append(ts, tool(fmt.Sprintf("filler_%02d", i), fmt.Sprintf("Does unrelated thing number %d with widgets", i)))
+	}
+	ix := selector.NewIndex(ts)
+	hits := ix.Rank(q)
+	score := map[string]float64{}
+	for _, h := range hits {
+		score[h.Tool.Name] = h.Score / hits[0].Score
+	}
+	return ix, hits, score
+}
+
 // Past the best two native matches, a native tool needs twice the
 // relevance of a bridged one to be offered: of two tools with the same
 // text and the same weak match, the bridged one is offered and the
@@ -420,16 +435,8 @@ func TestSelect_NativesPastTheBestTwoNeedMoreRelevance(t *testing.T) {
 		{Name: "mcp_billing_archive_invoices", Description: "Archive the old invoices of an account", Server: "billing", Remote: "archive_invoices"},
 		{Name: "mcp_notes_note_rename", Description: "Rename the old note of the acme team", Server: "notes", Remote: "note_rename"},
 	}
-	for i := range 10 {
-		ts = append(ts, tool(fmt.Sprintf("filler_%02d", i), fmt.Sprintf("Does unrelated thing number %d with widgets", i)))
-	}
-	ix := selector.NewIndex(ts)
 	q := selector.Query{Input: "archive the old invoices of the acme account"}
-	hits := ix.Rank(q)
-	score := map[string]float64{}
-	for _, h := range hits {
-		score[h.Tool.Name] = h.Score / hits[0].Score
-	}
+	ix, hits, score := rankWithFiller(ts, q)
 	if hits[0].Tool.Name != "mcp_billing_archive_invoices" || score["note_rename"] != score["mcp_notes_note_rename"] ||
 		score["note_rename"] < 0.2 || score["note_rename"] >= 0.4 || score["account_show"] <= score["note_rename"] {
 		t.Fatalf("the test needs the two renames level, between 20%% and 40%% of the best, below the account tools: %v", score)
@@ -457,16 +464,8 @@ func TestSelect_LeftoverBudgetGoesToWeakerMatches(t *testing.T) {
 		{Name: "mcp_files_old_versions", Description: "List old versions of a document", Server: "files", Remote: "old_versions"},
 		{Name: "mcp_big_account_report", Description: "Report on an old account. " + strings.Repeat("The report covers many fields and options in detail. ", 90), Server: "big", Remote: "account_report"},
 	}
-	for i := range 10 {
-		ts = append(ts, tool(fmt.Sprintf("filler_%02d", i), fmt.Sprintf("Does unrelated thing number %d with widgets", i)))
-	}
-	ix := selector.NewIndex(ts)
 	q := selector.Query{Input: "archive the old invoices of the acme account"}
-	hits := ix.Rank(q)
-	score := map[string]float64{}
-	for _, h := range hits {
-		score[h.Tool.Name] = h.Score / hits[0].Score
-	}
+	ix, hits, score := rankWithFiller(ts, q)
 	size := math.Sqrt(float64(selector.Tokens(len(`"`+ts[4].Description+`"`))) / 300)
 	if hits[0].Tool.Name != "mcp_billing_archive_invoices" ||
 		score["mcp_crm_merge_accounts"] < 0.15 || score["mcp_crm_merge_accounts"] >= 0.2 ||
