@@ -12,8 +12,9 @@ import (
 )
 
 // The blind evaluation sets (testdata/blind, testdata/blind2,
-// testdata/blind3, testdata/blind4; see each README.md) were written without looking at the selector, each on
-// servers that none of the sets before it uses. These tests check only
+// testdata/blind3, testdata/blind4, testdata/blind5; see each README.md)
+// were written without looking at the selector, each on servers that none
+// of the sets before it uses. These tests check only
 // that the data is sound: they do not run the selector on it.
 
 // toolLabel is a tool name as tai gives it: lower case, digits and underscores.
@@ -24,10 +25,11 @@ var toolLabel = regexp.MustCompile(`^[a-z0-9_]+$`)
 // its own servers and every folder before it.
 var serverFolders = []string{"servers", filepath.Join("unseen", "servers"),
 	filepath.Join("blind", "servers"), filepath.Join("blind2", "servers"),
-	filepath.Join("blind3", "servers"), filepath.Join("blind4", "servers")}
+	filepath.Join("blind3", "servers"), filepath.Join("blind4", "servers"),
+	filepath.Join("blind5", "servers")}
 
 // blindSets names the blind sets; set i's servers are serverFolders[i+2].
-var blindSets = []string{"blind", "blind2", "blind3", "blind4"}
+var blindSets = []string{"blind", "blind2", "blind3", "blind4", "blind5"}
 
 // eachBlindSet runs check for every blind set: its name, its servers'
 // folder, and the folders of the sets before it.
