@@ -117,7 +117,7 @@ var abbreviations = map[string]string{
 	"appt": "appointment", "mtg": "meeting", "acct": "account", "txn": "transaction", "qty": "quantity",
 	"amt": "amount", "creds": "credentials", "perms": "permissions", "prefs": "preferences",
 	"notif": "notification", "notifs": "notification", "convo": "conversation", "vid": "video",
-	"vids": "video", "imgs": "image", "pics": "picture", "yt": "youtube",
+	"vids": "video", "imgs": "image", "pics": "picture", "yt": "youtube", "po": "purchase order",
 }
 
 // What a related word counts for, against 1 for a word the query used
