@@ -37,6 +37,7 @@ var related = []string{
 	"commit revision changeset",
 	"history log recent previous last",
 	"diff difference compare changed",
+	"diagram chart flowchart gantt",
 	"route direction navigate travel",
 	"place location address geocode coordinate map",
 	"note memo remember memory",
