@@ -407,6 +407,37 @@ func isFlight(w string) bool {
 	return w[0] >= 'A' && w[0] <= 'Z' && w[1] >= 'A' && w[1] <= 'Z' && isNumber(w[2:])
 }
 
+// isIssueKey reports whether w is an issue tracker's key: a project's
+// capitals (two to ten, digits after the first letter allowed), a dash
+// and the issue's number, as Jira, Linear, Plane and YouTrack write them
+// (PROJ-123, WEB-7). Names of standards, algorithms and models written
+// the same way (SHA-256, UTF-8, COVID-19, GPT-4) are not.
+func isIssueKey(w string) bool {
+	project, number, ok := strings.Cut(w, "-")
+	if !ok || len(project) < 2 || len(project) > 10 || len(number) > 6 || !isNumber(number) || notIssueKeys()[project] {
+		return false
+	}
+	if project[0] < 'A' || project[0] > 'Z' {
+		return false
+	}
+	for _, c := range []byte(project) {
+		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// notIssueKeys are the capitals of names written like issue keys that
+// are something else: standards, encodings, algorithms, models.
+var notIssueKeys = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("SHA MD UTF ISO IEC RFC PEP ES ECMA AES RSA DES TLS SSL HTTP IPV IP TCP UDP USB HDMI PCIE DDR LTE COVID SARS GPT BERT LLAMA PHI MP CVE CWE ASCII ANSI IEEE MIL STD FIPS X A4 EN DIN JIS GB UN") {
+		m[w] = true
+	}
+	return m
+})
+
 // isTracking reports whether w is a UPS tracking number: 1Z and sixteen
 // capitals or digits. Other carriers' numbers are plain digits and can
 // not be told from order numbers.

@@ -217,6 +217,8 @@ func formKind(w string) string {
 		return "flight"
 	case isTracking(w):
 		return "tracking shipment package"
+	case isIssueKey(w):
+		return "issue ticket key"
 	case lw == "@hourly" || lw == "@daily" || lw == "@weekly" || lw == "@monthly" || lw == "@yearly":
 		return "cron schedule"
 	case isExpression(lw):

@@ -69,6 +69,10 @@ func TestKindsOf(t *testing.T) {
 		"is LH400 or UA9 or U2123 late":          "flight",
 		"ES2015 in IE11, FY2024, RS232 and PG13": "",
 		"where is 1Z999AA10123456784":            "tracking shipment package",
+		// issue keys
+		"what's WEB-112 about, and PROJ-7?":                             "issue ticket key issue ticket key",
+		"SHA-256, UTF-8, COVID-19, GPT-4, ISO-8601, PEP-8 and RFC-2616": "",
+		"web-112, W-12, PROJ-1234567 and ABC-12-3":                      "",
 		// hashes, ids, versions
 		"revert 3f9a2c1 and 9fceb02d0ae598e95dc970b74767f19372d61af8": "commit commit sha hash",
 		"job 7f3c2a91 is stuck":                       "id",
