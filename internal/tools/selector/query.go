@@ -72,6 +72,54 @@ func splitQuoted(text string) (said, quoted string) {
 	return s.String(), q.String()
 }
 
+// splitDenied separates from text what the person says the request is
+// not about: after "not" followed by an article, a possessive or a
+// preposition ("…, not the shortcut board", "in notebooklm, not in your
+// memory"), to the end of the clause. Such words name the tool to avoid,
+// so they count as little as data and name no server. "not working" or
+// "is not set" deny nothing of the kind. (Read the same way, "instead of"
+// and "rather than" lost a request of the benchmark's, so they are not.)
+func splitDenied(text string) (said, denied string) {
+	fields := strings.Fields(text)
+	var s, d []string
+	for i := 0; i < len(fields); i++ {
+		w, next := strings.ToLower(fields[i]), ""
+		if i+1 < len(fields) {
+			next = strings.ToLower(fields[i+1])
+		}
+		from := 0 // where the denied words begin, after i
+		switch {
+		case w == "not" && startsDenial(next):
+			from = i + 1
+		}
+		if from > 0 {
+			j := from
+			for ; j < len(fields); j++ {
+				d = append(d, fields[j])
+				if strings.ContainsAny(fields[j], ",.;:!?") {
+					break
+				}
+			}
+			i = j
+			continue
+		}
+		s = append(s, fields[i])
+	}
+	return strings.Join(s, " "), strings.Join(d, " ")
+}
+
+// startsDenial reports whether w, after "not", begins what is denied: an
+// article, a possessive or a preposition. (A switch, not a map: nothing
+// to build when tai starts.)
+func startsDenial(w string) bool {
+	switch w {
+	case "the", "a", "an", "my", "your", "our", "their", "this", "that",
+		"in", "on", "into", "to", "from", "with", "via", "through", "using", "by":
+		return true
+	}
+	return false
+}
+
 // splitPaths separates the words of text that name a file, a path, a
 // pattern or an address (main.go, src/app, *.test.ts, youtu.be/x) from
 // the rest: like a quoted span, they are what the request acts on, and
@@ -151,7 +199,9 @@ func (ix *Index) concepts(q Query) []concept {
 	add(kindsOf(q.Input), kindWeight) // the kinds of its payload: a phone number, a .xlsx file…
 	said, quoted := splitQuoted(q.Input)
 	said, named := splitPaths(said)
+	said, denied := splitDenied(said)
 	add(said, 1)
+	add(denied, quotedWeight)
 	for _, p := range phrases(said) {
 		note(p, 1)
 	}
