@@ -37,7 +37,6 @@ var related = []string{
 	"commit revision changeset",
 	"history log recent previous last",
 	"diff difference compare changed",
-	"diagram chart flowchart gantt",
 	"route direction navigate travel",
 	"place location address geocode coordinate map",
 	"note memo remember memory",
@@ -114,11 +113,11 @@ var abbreviations = map[string]string{
 	"ts": "typescript", "env": "environment", "config": "configuration", "msg": "message",
 	"info": "information", "auth": "authentication", "ci": "ci pipeline build", "dm": "direct message",
 	"url": "url link", "ui": "user interface", "img": "image", "pic": "picture", "pkg": "package",
-	"lat": "latitude", "lng": "longitude", "lon": "longitude", "coords": "coordinates", "addr": "address",
+	"lng": "longitude", "lon": "longitude", "coords": "coordinates", "addr": "address",
 	"appt": "appointment", "mtg": "meeting", "acct": "account", "txn": "transaction", "qty": "quantity",
 	"amt": "amount", "creds": "credentials", "perms": "permissions", "prefs": "preferences",
 	"notif": "notification", "notifs": "notification", "convo": "conversation", "vid": "video",
-	"vids": "video", "imgs": "image", "pics": "picture", "yt": "youtube", "po": "purchase order",
+	"vids": "video", "imgs": "image", "pics": "picture", "yt": "youtube",
 }
 
 // What a related word counts for, against 1 for a word the query used
