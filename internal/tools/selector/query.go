@@ -41,8 +41,19 @@ func isNumber(w string) bool {
 	return w != ""
 }
 
-// closingQuote maps each opening quote to the one that closes it.
-var closingQuote = map[rune]rune{'\'': '\'', '"': '"', '`': '`', '‘': '’', '“': '”'}
+// closingQuote gives the quote that closes open, if open is a quote (a
+// switch, not a map: nothing to build when tai starts).
+func closingQuote(open rune) (rune, bool) {
+	switch open {
+	case '\'', '"', '`':
+		return open, true
+	case '‘':
+		return '’', true
+	case '“':
+		return '”', true
+	}
+	return 0, false
+}
 
 // splitQuoted separates the spans of text quoted with '…', "…", `…`, ‘…’
 // or “…” from the rest. A quote counts only at a word's edge, so the
@@ -53,7 +64,7 @@ func splitQuoted(text string) (said, quoted string) {
 	rs := []rune(text)
 	edge := func(i int) bool { return i < 0 || i >= len(rs) || !unicode.IsLetter(rs[i]) && !unicode.IsDigit(rs[i]) }
 	for i := 0; i < len(rs); i++ {
-		end, ok := closingQuote[rs[i]]
+		end, ok := closingQuote(rs[i])
 		if ok && edge(i-1) {
 			j := i + 1
 			for j < len(rs) && !(rs[j] == end && edge(j+1)) {
@@ -182,7 +193,7 @@ func (ix *Index) concepts(q Query) []concept {
 	}
 	add := func(text string, weight float64) {
 		forEachWord(text, func(word string) {
-			if full, ok := abbreviations[word]; ok {
+			if full, ok := abbreviations()[word]; ok {
 				for _, t := range Words(full) {
 					note(t, weight)
 				}

@@ -106,19 +106,22 @@ var related = []string{
 
 // abbreviations stand for words tools spell out; a query word listed here
 // counts as itself and as the words it abbreviates, all at full weight
-// (a tool may use the abbreviation too: an argument named lat or lon).
-var abbreviations = map[string]string{
-	"pr": "pull request", "prs": "pull request", "mr": "merge request", "repo": "repository",
-	"repos": "repository", "db": "database", "k8s": "kubernetes", "js": "javascript",
-	"ts": "typescript", "env": "environment", "config": "configuration", "msg": "message",
-	"info": "information", "auth": "authentication", "ci": "ci pipeline build", "dm": "direct message",
-	"url": "url link", "ui": "user interface", "img": "image", "pic": "picture", "pkg": "package",
-	"lng": "longitude", "lon": "longitude", "coords": "coordinates", "addr": "address",
-	"appt": "appointment", "mtg": "meeting", "acct": "account", "txn": "transaction", "qty": "quantity",
-	"amt": "amount", "creds": "credentials", "perms": "permissions", "prefs": "preferences",
-	"notif": "notification", "notifs": "notification", "convo": "conversation", "vid": "video",
-	"vids": "video", "imgs": "image", "pics": "picture", "yt": "youtube",
-}
+// (a tool may use the abbreviation too: an argument named lon). Built on
+// first use, not when tai starts.
+var abbreviations = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"pr": "pull request", "prs": "pull request", "mr": "merge request", "repo": "repository",
+		"repos": "repository", "db": "database", "k8s": "kubernetes", "js": "javascript",
+		"ts": "typescript", "env": "environment", "config": "configuration", "msg": "message",
+		"info": "information", "auth": "authentication", "ci": "ci pipeline build", "dm": "direct message",
+		"url": "url link", "ui": "user interface", "img": "image", "pic": "picture", "pkg": "package",
+		"lng": "longitude", "lon": "longitude", "coords": "coordinates", "addr": "address",
+		"appt": "appointment", "mtg": "meeting", "acct": "account", "txn": "transaction", "qty": "quantity",
+		"amt": "amount", "creds": "credentials", "perms": "permissions", "prefs": "preferences",
+		"notif": "notification", "notifs": "notification", "convo": "conversation", "vid": "video",
+		"vids": "video", "imgs": "image", "pics": "picture", "yt": "youtube",
+	}
+})
 
 // What a related word counts for, against 1 for a word the query used
 // itself: a word of the same group above (expansionWeight), a synonym or
