@@ -94,17 +94,8 @@ func splitDenied(text string) (said, denied string) {
 	fields := strings.Fields(text)
 	var s, d []string
 	for i := 0; i < len(fields); i++ {
-		w, next := strings.ToLower(fields[i]), ""
-		if i+1 < len(fields) {
-			next = strings.ToLower(fields[i+1])
-		}
-		from := 0 // where the denied words begin, after i
-		switch {
-		case w == "not" && startsDenial(next):
-			from = i + 1
-		}
-		if from > 0 {
-			j := from
+		if strings.EqualFold(fields[i], "not") && i+1 < len(fields) && startsDenial(strings.ToLower(fields[i+1])) {
+			j := i + 1
 			for ; j < len(fields); j++ {
 				d = append(d, fields[j])
 				if strings.ContainsAny(fields[j], ",.;:!?") {
