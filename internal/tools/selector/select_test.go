@@ -392,15 +392,11 @@ func TestRank_LinkNamesItsServer(t *testing.T) {
 		{Name: "mcp_nextcloud_read_file", Description: "Read a file's contents from the cloud", Server: "nextcloud", Remote: "read_file"},
 	}
 	ix := selector.NewIndex(ts)
-	for in, want := range map[string]string{
+	wantFirst(t, ix, map[string]string{
 		"what does he say about caching in youtu.be/k3a9xz1":      "mcp_youtube_transcript_get_transcript",
 		"what's in https://github.com/acme/site/blob/main/go.mod": "mcp_github_get_file_contents",
 		"what does https://www.youtube.com/watch?v=k3a9xz1 say":   "mcp_youtube_transcript_get_transcript",
-	} {
-		if hits := ix.Rank(selector.Query{Input: in}); len(hits) == 0 || hits[0].Tool.Name != want {
-			t.Errorf("%q ranked %v first, want %s", in, names(hitTools(hits)), want)
-		}
-	}
+	})
 	for _, in := range []string{"what does https://api.acme.com/page say", "what does blog.acme.io/page say", "read the file next.js exports"} {
 		if hits := ix.Rank(selector.Query{Input: in}); len(hits) > 0 && hits[0].Tool.Server != "" {
 			t.Errorf("%q named server %s: %v", in, hits[0].Tool.Server, names(hitTools(hits)))
@@ -516,11 +512,30 @@ func TestRank_ChineseRequestFindsItsTool(t *testing.T) {
 		{Name: "mcp_cook_what_to_eat", Description: "不知道吃什么？根据人数推荐今天吃什么", Server: "cook", Remote: "what_to_eat"},
 		{Name: "mcp_web_search", Description: "Search the web", Server: "web", Remote: "search"},
 	}
-	ix := selector.NewIndex(ts)
-	for in, want := range map[string]string{
+	wantFirst(t, selector.NewIndex(ts), map[string]string{
 		"看一下北京三环现在堵不堵": "mcp_maps_road_traffic",
 		"今晚三个人，推荐几个菜":  "mcp_cook_what_to_eat",
-	} {
+	})
+}
+
+// What the person says a request is not about names no server and counts
+// as little as data: "not the shortcut board" leaves tai's own plan
+// first, where naming the board would put the board's tools ahead.
+func TestRank_DeniedWordsNameNoServer(t *testing.T) {
+	wantFirst(t, selector.NewIndex([]*tools.Tool{
+		{Name: "todo_read", Description: "Read the task list you keep for this job"},
+		{Name: "mcp_shortcut_list_stories", Description: "List the stories on a board", Server: "shortcut", Remote: "list_stories"},
+		{Name: "list_files", Description: "List files"},
+	}), map[string]string{
+		"what's on the task list you keep? not the shortcut board": "todo_read",
+		"what's on the task list of the shortcut board":            "mcp_shortcut_list_stories",
+	})
+}
+
+// wantFirst checks that each request of cases ranks its tool first.
+func wantFirst(t *testing.T, ix *selector.Index, cases map[string]string) {
+	t.Helper()
+	for in, want := range cases {
 		if hits := ix.Rank(selector.Query{Input: in}); len(hits) == 0 || hits[0].Tool.Name != want {
 			t.Errorf("%q ranked %v first, want %s", in, names(hitTools(hits)), want)
 		}

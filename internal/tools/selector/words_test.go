@@ -66,25 +66,6 @@ func TestSplitDenied(t *testing.T) {
 	}
 }
 
-// What the person says a request is not about names no server and counts
-// as little as data: "not the shortcut board" leaves tai's own plan
-// first, where naming the board would put the board's tools ahead.
-func TestRank_DeniedWordsNameNoServer(t *testing.T) {
-	ix := NewIndex([]*tools.Tool{
-		{Name: "todo_read", Description: "Read the task list you keep for this job"},
-		{Name: "mcp_shortcut_list_stories", Description: "List the stories on a board", Server: "shortcut", Remote: "list_stories"},
-		{Name: "list_files", Description: "List files"},
-	})
-	for in, want := range map[string]string{
-		"what's on the task list you keep? not the shortcut board": "todo_read",
-		"what's on the task list of the shortcut board":            "mcp_shortcut_list_stories",
-	} {
-		if hits := ix.Rank(Query{Input: in}); len(hits) == 0 || hits[0].Tool.Name != want {
-			t.Errorf("%q ranked %v first, want %s", in, hits, want)
-		}
-	}
-}
-
 // A number in a request is data: it must not outweigh the words that say
 // what to do, even when a tool happens to mention the same number.
 func TestRank_NumbersAreData(t *testing.T) {
