@@ -417,15 +417,7 @@ func isIssueKey(w string) bool {
 	if !ok || len(project) < 2 || len(project) > 10 || len(number) > 6 || !isNumber(number) || notIssueKeys()[project] {
 		return false
 	}
-	if project[0] < 'A' || project[0] > 'Z' {
-		return false
-	}
-	for _, c := range []byte(project) {
-		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
+	return project[0] >= 'A' && project[0] <= 'Z' && capitalsOrDigits(project)
 }
 
 // notIssueKeys are the capitals of names written like issue keys that
@@ -442,11 +434,13 @@ var notIssueKeys = sync.OnceValue(func() map[string]bool {
 // capitals or digits. Other carriers' numbers are plain digits and can
 // not be told from order numbers.
 func isTracking(w string) bool {
-	if len(w) != 18 || !strings.HasPrefix(w, "1Z") {
-		return false
-	}
-	for _, c := range []byte(w[2:]) {
-		if !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z') {
+	return len(w) == 18 && strings.HasPrefix(w, "1Z") && capitalsOrDigits(w[2:])
+}
+
+// capitalsOrDigits reports whether s is only ASCII capitals and digits.
+func capitalsOrDigits(s string) bool {
+	for _, c := range []byte(s) {
+		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
 			return false
 		}
 	}
