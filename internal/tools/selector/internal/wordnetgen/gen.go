@@ -76,8 +76,9 @@ type entry struct {
 	offsets []string
 }
 
-// Generate builds the table from the WordNet files in dir, keeping
-// relations that lead to a stem of vocab.
+// Generate builds the table from the WordNet files in dir, keeping the
+// broader and narrower words that lead to a stem of vocab, and the
+// synonyms and derived forms that do or that are common English words.
 func Generate(dir string, vocab map[string]bool) ([]byte, error) {
 	data := map[byte]map[string]*synset{}
 	index := map[byte]map[string]entry{}
@@ -93,12 +94,22 @@ func Generate(dir string, vocab map[string]bool) ([]byte, error) {
 			return nil, err
 		}
 	}
-	lemmas := map[string]bool{}
+	lemmas, common := map[string]bool{}, map[string]bool{}
 	for _, ix := range index {
-		for l := range ix {
+		for l, e := range ix {
 			lemmas[l] = true
+			if e.tagged > 0 {
+				common[l] = true
+			}
 		}
 	}
+	// A synonym or derived form is close enough to hold in any catalogue,
+	// so it may be any word the tagged corpus attests, not only one the
+	// captured descriptions use: a catalogue tai has never seen uses words
+	// those do not. A broader or narrower word is looser, and must be one
+	// a captured description uses.
+	synonym := func(w, stem string) bool { return vocab[stem] || common[w] }
+	broader := func(_, stem string) bool { return vocab[stem] }
 	keys := make([]string, 0, len(lemmas))
 	for l := range lemmas {
 		keys = append(keys, l)
@@ -121,7 +132,7 @@ func Generate(dir string, vocab map[string]bool) ([]byte, error) {
 		default:
 			continue
 		}
-		syn, rel := newList(own, vocab), newList(own, vocab)
+		syn, rel := newList(own, synonym), newList(own, broader)
 		for _, pos := range []byte{'v', 'n'} {
 			e, ok := index[pos][key]
 			if !ok {
@@ -165,16 +176,16 @@ func Generate(dir string, vocab map[string]bool) ([]byte, error) {
 }
 
 // list gathers related words in the order found, one per stem, leaving
-// out the key's own stem and stems no tool description uses.
+// out the key's own stem and the words keep refuses.
 type list struct {
 	own   string
-	vocab map[string]bool
+	keep  func(word, stem string) bool
 	seen  map[string]bool
 	words []string
 }
 
-func newList(own string, vocab map[string]bool) *list {
-	return &list{own: own, vocab: vocab, seen: map[string]bool{}}
+func newList(own string, keep func(word, stem string) bool) *list {
+	return &list{own: own, keep: keep, seen: map[string]bool{}}
 }
 
 func (l *list) add(w string) {
@@ -183,7 +194,7 @@ func (l *list) add(w string) {
 		return
 	}
 	s := selector.Stem(w)
-	if s == l.own || l.seen[s] || !l.vocab[s] {
+	if s == l.own || l.seen[s] || !l.keep(w, s) {
 		return
 	}
 	l.seen[s] = true

@@ -1,6 +1,7 @@
 // Command wordnetgen writes the selector's WordNet table (wordnet.txt):
-// for each common English noun or verb, the words WordNet relates to it
-// that tool descriptions use. It reads WordNet 3.0's database files as
+// for each English noun or verb, its synonyms and derived forms that tool
+// descriptions use or that are common words, and its broader and
+// narrower words that tool descriptions use. It reads WordNet 3.0's database files as
 // Debian's wordnet-base installs them and the tool lists captured in the
 // selector's testdata, and writes the same bytes for the same inputs.
 //
