@@ -541,3 +541,53 @@ func wantFirst(t *testing.T, ix *selector.Index, cases map[string]string) {
 		}
 	}
 }
+
+// FuzzSelect holds Select to what it promises for any request a person
+// could type or traffic a tool could return, over the captured catalogue
+// at a window too small to offer it whole: the core set first, no tool
+// twice, none marked Unoffered, within the budget, Tokens and Bytes as
+// measured, and the same selection from a second index. Rank returns
+// each tool at most once, best first, with finite positive scores.
+func FuzzSelect(f *testing.F) {
+	for _, s := range []string{"", " ", "what changed in the last commit?", "ÉTÉ à PARIS 今晚 \x00\x1b[31m\u202e",
+		"not the \"linear\" board, not in 'jira'", "https://github.com/a/b/issues/7 ~/x/y.go C:\\x\\y", "\xff\xfe\xfd",
+		strings.Repeat("widget ", 500), "eng-1423 +15551234567 1e999 -0 NaN ((((", "“quoted” «x» 「y」 'z"} {
+		f.Add(s, s)
+	}
+	cat := catalogueOf(f, serverFolders[:2]...)
+	ix, again := selector.NewIndex(cat), selector.NewIndex(cat)
+	s := selector.Selector{ContextTokens: 128_000}
+	budget := selector.BudgetFor(ix.CatalogueTokens(), s.ContextTokens)
+	if selector.OffersWhole(ix.CatalogueTokens(), s.ContextTokens) {
+		f.Fatalf("the catalogue (%d tokens) is offered whole at 128,000 tokens; the fuzz test needs one that is not", ix.CatalogueTokens())
+	}
+	f.Fuzz(func(t *testing.T, input, traffic string) {
+		req := selector.Request{Query: selector.Query{Input: input, Traffic: traffic}}
+		got := s.Select(ix, req)
+		offered := names(got.Tools)
+		if len(offered) < len(selector.DefaultCore) || !slices.Equal(offered[:len(selector.DefaultCore)], selector.DefaultCore) {
+			t.Fatalf("offered %v; want the core set %v first", offered, selector.DefaultCore)
+		}
+		seen, bytes := map[string]bool{}, 0
+		for _, tl := range got.Tools {
+			if seen[tl.Name] || tl.Unoffered {
+				t.Fatalf("%s offered twice or though unoffered: %v", tl.Name, offered)
+			}
+			seen[tl.Name] = true
+			bytes += selector.SpecBytes(tl)
+		}
+		if bytes != got.Bytes || got.Tokens != selector.Tokens(bytes) || got.Tokens > budget.MaxTokens || len(got.Tools) > budget.MaxTools {
+			t.Fatalf("%d tools, %d bytes (counted %d), %d tokens; budget %+v", len(got.Tools), got.Bytes, bytes, got.Tokens, budget)
+		}
+		if other := names(s.Select(again, req).Tools); !slices.Equal(other, offered) {
+			t.Fatalf("another index of the same catalogue offers %v, this one %v", other, offered)
+		}
+		hits, ranked := ix.Rank(req.Query), map[string]bool{}
+		for i, h := range hits {
+			if ranked[h.Tool.Name] || !(h.Score > 0) || math.IsInf(h.Score, 0) || i > 0 && h.Score > hits[i-1].Score {
+				t.Fatalf("hit %d: %s scores %v after %v (or twice)", i, h.Tool.Name, h.Score, hits[max(i-1, 0)].Score)
+			}
+			ranked[h.Tool.Name] = true
+		}
+	})
+}
