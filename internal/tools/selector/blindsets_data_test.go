@@ -12,7 +12,8 @@ import (
 )
 
 // The blind evaluation sets (testdata/blind, testdata/blind2,
-// testdata/blind3, testdata/blind4, testdata/blind5; see each README.md)
+// testdata/blind3, testdata/blind4, testdata/blind5, testdata/blind6; see
+// each README.md)
 // were written without looking at the selector, each on servers that none
 // of the sets before it uses. These tests check only
 // that the data is sound: they do not run the selector on it.
@@ -26,10 +27,24 @@ var toolLabel = regexp.MustCompile(`^[a-z0-9_]+$`)
 var serverFolders = []string{"servers", filepath.Join("unseen", "servers"),
 	filepath.Join("blind", "servers"), filepath.Join("blind2", "servers"),
 	filepath.Join("blind3", "servers"), filepath.Join("blind4", "servers"),
-	filepath.Join("blind5", "servers")}
+	filepath.Join("blind5", "servers"), filepath.Join("blind6", "servers")}
 
 // blindSets names the blind sets; set i's servers are serverFolders[i+2].
-var blindSets = []string{"blind", "blind2", "blind3", "blind4", "blind5"}
+var blindSets = []string{"blind", "blind2", "blind3", "blind4", "blind5", "blind6"}
+
+// setMinimum is how much a blind set must hold: queries, servers, queries
+// on its own servers, queries on each of them, and queries on native tools.
+type setMinimum struct{ queries, servers, onOwn, perServer, onNative int }
+
+// minimumOf gives each set's minimums: the first five were written to
+// 150 queries, 20 servers, 110 queries on them with three each and 45 on
+// native tools; blind6 to 200, 22, 140 with four each, and 55.
+func minimumOf(set string) setMinimum {
+	if set == "blind6" {
+		return setMinimum{queries: 200, servers: 22, onOwn: 140, perServer: 4, onNative: 55}
+	}
+	return setMinimum{queries: 150, servers: 20, onOwn: 110, perServer: 3, onNative: 45}
+}
 
 // eachBlindSet runs check for every blind set: its name, its servers'
 // folder, and the folders of the sets before it.
@@ -84,8 +99,8 @@ func TestBlindData_ServersAreNewAndEnough(t *testing.T) {
 			}
 		}
 		mine := readCaptured(t, servers)
-		if len(mine) < 20 {
-			t.Errorf("testdata/%s has %d servers, want at least 20", servers, len(mine))
+		if want := minimumOf(set).servers; len(mine) < want {
+			t.Errorf("testdata/%s has %d servers, want at least %d", servers, len(mine), want)
 		}
 		for _, c := range mine {
 			if dir, ok := known[c.Server]; ok {
@@ -152,8 +167,8 @@ func TestBlindData_LabelsNameExistingTools(t *testing.T) {
 	eachBlindSet(t, func(t *testing.T, set, servers string, earlier []string) {
 		count, _ := setCatalogue(t, servers, earlier)
 		qs := readSetQueries(t, set)
-		if len(qs) < 150 {
-			t.Errorf("%s/queries.json has %d queries, want at least 150", set, len(qs))
+		if want := minimumOf(set).queries; len(qs) < want {
+			t.Errorf("%s/queries.json has %d queries, want at least %d", set, len(qs), want)
 		}
 		checkLabels(t, qs, count)
 	})
@@ -210,15 +225,16 @@ func TestBlindData_Coverage(t *testing.T) {
 				onNative++
 			}
 		}
-		if onOwn < 110 {
-			t.Errorf("%d queries need a tool of a %s server, want at least 110", onOwn, set)
+		least := minimumOf(set)
+		if onOwn < least.onOwn {
+			t.Errorf("%d queries need a tool of a %s server, want at least %d", onOwn, set, least.onOwn)
 		}
-		if onNative < 45 {
-			t.Errorf("%d queries need a native tool, want at least 45", onNative)
+		if onNative < least.onNative {
+			t.Errorf("%d queries need a native tool, want at least %d", onNative, least.onNative)
 		}
 		for _, c := range readCaptured(t, servers) {
-			if perServer[c.Server] < 3 {
-				t.Errorf("%s server %q has %d queries, want at least 3", set, c.Server, perServer[c.Server])
+			if perServer[c.Server] < least.perServer {
+				t.Errorf("%s server %q has %d queries, want at least %d", set, c.Server, perServer[c.Server], least.perServer)
 			}
 		}
 	})
