@@ -163,7 +163,7 @@ type evaluation struct {
 // evaluations are the repository's queries over the captured catalogue
 // (tune, heldout and all); the set written blind to the selector over that
 // catalogue grown by the set's own servers (unseen); and each blind set
-// (blindSets: blind to blind4, each written after the selector's
+// (blindSets: blind to blind6, each written after the selector's
 // changes that followed the one before) over its own servers and every
 // earlier set's.
 func evaluations(tb testing.TB) []evaluation {
