@@ -430,6 +430,67 @@ var notIssueKeys = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
+// isHexOf reports whether w is prefix and n hexadecimal digits: a wallet
+// or contract address on Ethereum and the chains built like it (0x and
+// 40 digits), a transaction hash there (0x and 64).
+func isHexOf(w, prefix string, n int) bool {
+	h, ok := strings.CutPrefix(w, prefix)
+	if !ok || len(h) != n {
+		return false
+	}
+	for _, c := range []byte(h) {
+		if !isHex(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// isMavenCoordinate reports whether w is a Maven (and Gradle) coordinate,
+// groupId:artifactId[:version], as written in lower case: a group named
+// like a reversed domain under a common top-level one
+// (org.springframework.boot:spring-boot-starter-web:3.2.0,
+// com.fasterxml.jackson.core:jackson-databind), not a host and port
+// (db.example.com:5432) or a Python entry point (myapp.cli:main).
+func isMavenCoordinate(w string) bool {
+	parts := strings.Split(w, ":")
+	if len(parts) < 2 || len(parts) > 4 {
+		return false
+	}
+	group := strings.Split(parts[0], ".")
+	if len(group) < 2 || !mavenRoots()[group[0]] {
+		return false
+	}
+	for _, g := range group[1:] {
+		if g == "" || !isAlnumWord(g, "_-") {
+			return false
+		}
+	}
+	artifact := parts[1]
+	return artifact != "" && artifact[0] >= 'a' && artifact[0] <= 'z' && isAlnumWord(artifact, "-._")
+}
+
+// isAlnumWord reports whether w holds only lower-case letters, digits and
+// the bytes of extra.
+func isAlnumWord(w, extra string) bool {
+	for _, c := range []byte(w) {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || strings.IndexByte(extra, c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// mavenRoots are the top-level domains Maven groups are mostly named
+// under.
+var mavenRoots = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("org com io net dev edu gov app co me ai tech info biz eu de fr nl be ch at uk se no fi dk pl cz it es pt ru ua jp cn kr in au ca br us") {
+		m[w] = true
+	}
+	return m
+})
+
 // isTracking reports whether w is a UPS tracking number: 1Z and sixteen
 // capitals or digits. Other carriers' numbers are plain digits and can
 // not be told from order numbers.

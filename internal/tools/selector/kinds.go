@@ -219,6 +219,12 @@ func formKind(w string) string {
 		return "tracking shipment package"
 	case isIssueKey(w):
 		return "issue ticket key"
+	case isHexOf(lw, "0x", 40):
+		return "blockchain wallet address"
+	case isHexOf(lw, "0x", 64):
+		return "blockchain transaction hash"
+	case isMavenCoordinate(lw):
+		return "maven artifact dependency"
 	case lw == "@hourly" || lw == "@daily" || lw == "@weekly" || lw == "@monthly" || lw == "@yearly":
 		return "cron schedule"
 	case isExpression(lw):

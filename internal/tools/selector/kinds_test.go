@@ -24,11 +24,18 @@ func TestKindsOf(t *testing.T) {
 		"read main.go and src/app.ts, then README.md": "",
 		"ping @dana about it":                         "",
 		// addresses and ranges
-		"can 192.168.1.20 reach the printer":          "ip network",
-		"who owns 2001:db8::8a2e:370:7334":            "ip network",
-		"does 172.16.0.0/12 cover it":                 "ip network subnet cidr",
-		"meet at 10:30 and bring 1.2.3 notes, 1.5 kg": "time version weight unit measurement",
-		"version 1.2.3.4.5 and 300.1.1.1":             "",
+		"can 192.168.1.20 reach the printer": "ip network",
+		"who owns 2001:db8::8a2e:370:7334":   "ip network",
+		"does 172.16.0.0/12 cover it":        "ip network subnet cidr",
+		// chains and packages
+		"what's in 0x71C7656EC7ab88b098defB751B7401B5f6d8976F":                              "blockchain wallet address",
+		"did 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060 go through": "blockchain transaction hash",
+		"0xdeadbeef and 0x71C7656EC7ab88b098defB751B7401B5f6d8976":                          "",
+		"bump org.springframework.boot:spring-boot-starter-web:3.2.0":                       "maven artifact dependency",
+		"is io.ktor:ktor-server-core on 2.3":                                                "maven artifact dependency",
+		"reach db.example.com:5432, com.example.db:5432 or run myapp.cli:main":              "",
+		"meet at 10:30 and bring 1.2.3 notes, 1.5 kg":                                       "time version weight unit measurement",
+		"version 1.2.3.4.5 and 300.1.1.1":                                                   "",
 		// arithmetic and percentages
 		"(17+4)*3 please":                            "math calculate expression",
 		"what is 1200 divided by 7":                  "math calculate arithmetic divide division",
