@@ -138,6 +138,41 @@ func splitPaths(text string) (said, named string) {
 	return s.String(), n.String()
 }
 
+// splitConstants separates the words of text that are the names of
+// variables or constants (DATABASE_URL, SENTRY_DSN=…, page_size=50): like
+// a quoted span they are the person's data, so they count as little and
+// name no server ("SENTRY_DSN" in a line to write into a file is not a
+// request for Sentry's tools).
+func splitConstants(text string) (said, constants string) {
+	var s, c strings.Builder
+	for _, f := range strings.Fields(text) {
+		name, _, assigns := strings.Cut(strings.TrimRight(f, ".,;:!?)"), "=")
+		if isUpperSnake(name) || assigns && isIdentifier(name) {
+			c.WriteString(f + " ")
+		} else {
+			s.WriteString(f + " ")
+		}
+	}
+	return s.String(), c.String()
+}
+
+// isUpperSnake reports whether w is an identifier in capitals with an
+// underscore between words: API_KEY, MAX_RETRIES_2.
+func isUpperSnake(w string) bool {
+	return isIdentifier(w) && strings.Contains(strings.Trim(w, "_"), "_") && w == strings.ToUpper(w) && w != strings.ToLower(w)
+}
+
+// isIdentifier reports whether w is a letter or underscore followed by
+// letters, digits and underscores, in ASCII.
+func isIdentifier(w string) bool {
+	for i, c := range []byte(w) {
+		if !(isAlnum(c) || c == '_') || i == 0 && c >= '0' && c <= '9' {
+			return false
+		}
+	}
+	return w != ""
+}
+
 // isPathLike reports whether a word holds a slash, a backslash or a glob
 // star, or a dot between a letter or digit and a letter (a file name or a
 // host, not "3.5" or the end of a sentence).
@@ -201,9 +236,11 @@ func (ix *Index) concepts(q Query) []concept {
 	add(kindsOf(q.Input), kindWeight) // the kinds of its payload: a phone number, a .xlsx file…
 	said, quoted := splitQuoted(q.Input)
 	said, named := splitPaths(said)
+	said, constants := splitConstants(said)
 	said, denied := splitDenied(said)
 	add(said, 1)
 	add(denied, quotedWeight)
+	add(constants, quotedWeight)
 	for _, p := range phrases(said) {
 		note(p, 1)
 	}
