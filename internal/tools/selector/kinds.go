@@ -1,6 +1,7 @@
 package selector
 
 import (
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -169,6 +170,9 @@ func kindsOf(text string) string {
 // tokens after it that payload spans.
 func kindAt(toks []token, i int) (kind string, more int) {
 	if k, n := operationKind(toks, i); k != "" {
+		return k, n
+	}
+	if k, n := periodKind(toks, i); k != "" {
 		return k, n
 	}
 	if plainWord(toks[i].w) && !months()[strings.ToLower(toks[i].w)] {
@@ -356,6 +360,34 @@ var operations = sync.OnceValue(func() (m struct{ between, before map[string]str
 	}
 	return m
 })
+
+// periodKind names a span of time counted back from now ("over the last
+// 3 months", "in the past two weeks", "the previous 30 days"): a request
+// about how something went over it wants its history. A single period
+// ("last month") names none: it is a date, not a span.
+func periodKind(toks []token, i int) (kind string, more int) {
+	switch lowerAt(toks, i) {
+	case "last", "past", "previous":
+	default:
+		return "", 0
+	}
+	count, unit := lowerAt(toks, i+1), lowerAt(toks, i+2)
+	switch count {
+	case "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "few", "several", "couple":
+	default:
+		if n, err := strconv.Atoi(count); err != nil || n < 2 {
+			return "", 0
+		}
+	}
+	if count == "couple" && unit == "of" {
+		unit = lowerAt(toks, i+3)
+	}
+	switch strings.TrimSuffix(unit, "s") {
+	case "hour", "day", "week", "month", "quarter", "year":
+		return "history trend", 2
+	}
+	return "", 0
+}
 
 // operationKind names a calculation written with words at toks[i], and
 // how many tokens after it the calculation spans.

@@ -27,6 +27,11 @@ func TestKindsOf(t *testing.T) {
 		"can 192.168.1.20 reach the printer": "ip network",
 		"who owns 2001:db8::8a2e:370:7334":   "ip network",
 		"does 172.16.0.0/12 cover it":        "ip network subnet cidr",
+		// spans of time counted back from now
+		"how did signups move over the last 6 weeks":             "history trend",
+		"in the past two years, and the previous couple of days": "history trend history trend",
+		"last month, the last 1 day, the last 3 items":           "",
+		"meet at half past 5 pm":                                 "time",
 		// chains and packages
 		"what's in 0x71C7656EC7ab88b098defB751B7401B5f6d8976F":                              "blockchain wallet address",
 		"did 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060 go through": "blockchain transaction hash",
