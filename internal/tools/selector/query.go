@@ -127,15 +127,21 @@ func startsDenial(w string) bool {
 // the rest: like a quoted span, they are what the request acts on, and
 // the words inside them ("test" in *.test.ts) say little about the tool.
 func splitPaths(text string) (said, named string) {
-	var s, n strings.Builder
+	return splitWords(text, isPathLike)
+}
+
+// splitWords separates the words of text for which is, given the word
+// without the punctuation that may end a sentence, holds from the rest.
+func splitWords(text string, is func(string) bool) (rest, matched string) {
+	var r, m strings.Builder
 	for _, f := range strings.Fields(text) {
-		if isPathLike(strings.TrimRight(f, ".,;:!?)")) {
-			n.WriteString(f + " ")
+		if is(strings.TrimRight(f, ".,;:!?)")) {
+			m.WriteString(f + " ")
 		} else {
-			s.WriteString(f + " ")
+			r.WriteString(f + " ")
 		}
 	}
-	return s.String(), n.String()
+	return r.String(), m.String()
 }
 
 // splitConstants separates the words of text that are the names of
@@ -144,16 +150,10 @@ func splitPaths(text string) (said, named string) {
 // name no server ("SENTRY_DSN" in a line to write into a file is not a
 // request for Sentry's tools).
 func splitConstants(text string) (said, constants string) {
-	var s, c strings.Builder
-	for _, f := range strings.Fields(text) {
-		name, _, assigns := strings.Cut(strings.TrimRight(f, ".,;:!?)"), "=")
-		if isUpperSnake(name) || assigns && isIdentifier(name) {
-			c.WriteString(f + " ")
-		} else {
-			s.WriteString(f + " ")
-		}
-	}
-	return s.String(), c.String()
+	return splitWords(text, func(w string) bool {
+		name, _, assigns := strings.Cut(w, "=")
+		return isUpperSnake(name) || assigns && isIdentifier(name)
+	})
 }
 
 // isUpperSnake reports whether w is an identifier in capitals with an
