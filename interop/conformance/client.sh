@@ -13,8 +13,11 @@ trap 'rm -rf "$TAI_HOME"' EXIT
 tai=${TAI_BIN:?set TAI_BIN to the tai binary}
 case "${MCP_CONFORMANCE_SCENARIO:-}" in
 initialize)
-	# The mock server answers initialize without a tools capability, which
-	# tai refuses (mcp.md); the scenario checks the handshake tai sends.
+	# The mock server answers server/discover with {} (as it answers every
+	# method it does not know), so tai must fall back to initialize; it then
+	# declares no capability at all, which tai refuses as offering nothing
+	# to use. The scenario checks the initialize tai sent (the Go test
+	# checks that the check ran and passed).
 	if "$tai" mcp add --name conformance "$url" --yes --enable; then
 		echo "tai registered a server without tools" >&2
 		exit 1

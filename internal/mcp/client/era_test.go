@@ -48,6 +48,11 @@ func TestEra_SessionServerFallsBackToInitialize(t *testing.T) {
 		// A discover result listing session-era versions only (the Go
 		// SDK's stateful HTTP handler answers so).
 		"discover lists session versions": {"discover-legacy-only", wire.ProtocolVersion, ""},
+		// An empty result, as a server answering every unknown method
+		// with {} gives, and a result that is no DiscoverResult at all:
+		// neither lists a version, so initialize.
+		"discover answers {}":        {"discover-empty", wire.ProtocolVersion, "server/discover answered no DiscoverResult"},
+		"discover answers odd shapes": {"discover-odd", wire.ProtocolVersion, "server/discover answered no DiscoverResult"},
 		// No answer within probeWait: initialize goes out too.
 		"silent": {"silent-discover", wire.ProtocolVersion, "no answer to server/discover within 100ms; sending initialize too"},
 		// The server exits on the probe: it is started again.

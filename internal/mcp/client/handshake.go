@@ -88,9 +88,19 @@ func (h statelessHandshake) open(ctx context.Context, c *Client) error {
 	if err != nil {
 		return err
 	}
-	var res wire.DiscoverResult
-	if err := c.request(ctx, wire.MethodDiscover, params, &res); err != nil {
+	var raw json.RawMessage
+	if err := c.request(ctx, wire.MethodDiscover, params, &raw); err != nil {
 		return err
+	}
+	// A server of the session era may answer a method it does not know
+	// with {} or some other result; only a DiscoverResult that lists
+	// versions is the stateless era's answer.
+	var res wire.DiscoverResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return &notDiscoverError{why: err.Error()}
+	}
+	if len(res.SupportedVersions) == 0 {
+		return &notDiscoverError{why: "it lists no supportedVersions"}
 	}
 	if err := wire.CheckResultType(res.ResultType); err != nil {
 		return fmt.Errorf("%s: %w", wire.MethodDiscover, err)
@@ -114,6 +124,14 @@ func (h statelessHandshake) open(ctx context.Context, c *Client) error {
 func encodeMeta(version string) ([]byte, error) {
 	info := clientInfo
 	return json.Marshal(wire.RequestMeta{ProtocolVersion: version, ClientCapabilities: json.RawMessage("{}"), ClientInfo: &info})
+}
+
+// notDiscoverError is a server/discover answered with a result that is no
+// DiscoverResult listing versions: the server is of the session era.
+type notDiscoverError struct{ why string }
+
+func (e *notDiscoverError) Error() string {
+	return "server/discover answered no DiscoverResult (" + wire.Printable(e.why, 120) + ")"
 }
 
 // VersionError is a server that speaks no version tai speaks. It names
@@ -295,6 +313,10 @@ func modernRefusal(err error) bool {
 // and a refusal only a stateless-era server gives. A server that went
 // away, or a deadline, ends the connection attempt instead.
 func fallsBack(err error) bool {
+	var nd *notDiscoverError
+	if errors.As(err, &nd) {
+		return true
+	}
 	var he *wire.HTTPError
 	if errors.As(err, &he) {
 		if he.Status == http.StatusUnauthorized || he.Status == http.StatusForbidden {

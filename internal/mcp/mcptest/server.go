@@ -260,6 +260,10 @@ func (s *Server) discover(m *wire.Message) {
 	case s.Script == "discover-legacy-only":
 		s.result(m.ID, map[string]any{"resultType": "complete", "supportedVersions": []string{"2025-11-25", "2025-06-18"},
 			"capabilities": map[string]any{"tools": map[string]any{}}, "ttlMs": 0, "cacheScope": "public"})
+	case s.Script == "discover-empty":
+		s.result(m.ID, map[string]any{}) // answers every unknown method with {}
+	case s.Script == "discover-odd":
+		s.Raw(`{"jsonrpc":"2.0","id":` + m.ID.String() + `,"result":{"supportedVersions":"all","capabilities":[]}}`)
 	case s.Script == "silent-discover":
 	case s.Script == "exit-on-discover":
 		s.Stderr("unknown request before initialize")
