@@ -51,7 +51,7 @@ func TestEra_SessionServerFallsBackToInitialize(t *testing.T) {
 		// An empty result, as a server answering every unknown method
 		// with {} gives, and a result that is no DiscoverResult at all:
 		// neither lists a version, so initialize.
-		"discover answers {}":        {"discover-empty", wire.ProtocolVersion, "server/discover answered no DiscoverResult"},
+		"discover answers {}":         {"discover-empty", wire.ProtocolVersion, "server/discover answered no DiscoverResult"},
 		"discover answers odd shapes": {"discover-odd", wire.ProtocolVersion, "server/discover answered no DiscoverResult"},
 		// No answer within probeWait: initialize goes out too.
 		"silent": {"silent-discover", wire.ProtocolVersion, "no answer to server/discover within 100ms; sending initialize too"},
