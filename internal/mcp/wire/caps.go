@@ -19,6 +19,12 @@ const (
 	MaxListedTools  = 1000               // MCP_MAX_LISTED_TOOLS
 	MaxListBytes    = 4 << 20            // MCP_MAX_LIST_BYTES
 	MaxToolBytes    = 64 << 10           // MCP_MAX_TOOL_BYTES
+	MaxResources    = 10000              // MCP_MAX_LISTED_RESOURCES
+	MaxPrompts      = 1000               // MCP_MAX_LISTED_PROMPTS
+	ResourceMax     = 8 << 20            // MCP_RESOURCE_MAX, bytes
+	MaxLogLines     = 1000               // MCP_MAX_LOG_LINES
+	LogLineMax      = 4 << 10            // MCP_LOG_LINE_MAX, bytes
+	CallMaxTotal    = 3600 * time.Second // MCP_CALL_MAX_TOTAL
 	SessionIdle     = 3600 * time.Second // MCP_SESSION_IDLE
 	ChatTimeout     = 600 * time.Second  // MCP_CHAT_TIMEOUT
 	ResolverTimeout = 300 * time.Second  // MCP_RESOLVER_TIMEOUT
@@ -52,6 +58,12 @@ var Constants = []Constant{
 	{"MCP_MAX_LISTED_TOOLS", strconv.Itoa(MaxListedTools), "tools a server may list, over all pages"},
 	{"MCP_MAX_LIST_BYTES", size(MaxListBytes), "bytes a server's tool list may take, over all pages"},
 	{"MCP_MAX_TOOL_BYTES", size(MaxToolBytes), "bytes of one listed tool's definition"},
+	{"MCP_MAX_LISTED_RESOURCES", strconv.Itoa(MaxResources), "resources and templates a server may list, each over all pages"},
+	{"MCP_MAX_LISTED_PROMPTS", strconv.Itoa(MaxPrompts), "prompts a server may list, over all pages"},
+	{"MCP_RESOURCE_MAX", size(ResourceMax), "decoded bytes of one resources/read; a larger blob or text is refused"},
+	{"MCP_MAX_LOG_LINES", strconv.Itoa(MaxLogLines), "server log lines (notifications/message) kept per server; older ones are dropped"},
+	{"MCP_LOG_LINE_MAX", size(LogLineMax), "bytes of one kept log line; the rest is cut with a mark"},
+	{"MCP_CALL_MAX_TOTAL", seconds(CallMaxTotal), "the most progress notifications may stretch one request to; MCP_CALL_TIMEOUT is then an idle limit"},
 	{"MCP_SESSION_IDLE", seconds(SessionIdle), "idle served sessions are dropped"},
 	{"MCP_CHAT_TIMEOUT", seconds(ChatTimeout), "deadline per served chat turn"},
 	{"MCP_RESOLVER_TIMEOUT", seconds(ResolverTimeout), "deadline for the GitHub resolver subagent"},

@@ -9,6 +9,26 @@ const (
 	MethodToolsCall   = "tools/call"
 	MethodCancelled   = "notifications/cancelled"
 	MethodDiscover    = "server/discover"
+
+	MethodResourcesList        = "resources/list"
+	MethodResourceTemplates    = "resources/templates/list"
+	MethodResourcesRead        = "resources/read"
+	MethodSubscribe            = "resources/subscribe"
+	MethodUnsubscribe          = "resources/unsubscribe"
+	MethodResourceUpdated      = "notifications/resources/updated"
+	MethodResourcesListChanged = "notifications/resources/list_changed"
+	MethodPromptsList          = "prompts/list"
+	MethodPromptsGet           = "prompts/get"
+	MethodPromptsListChanged   = "notifications/prompts/list_changed"
+	MethodToolsListChanged     = "notifications/tools/list_changed"
+	MethodComplete             = "completion/complete"
+	MethodSetLevel             = "logging/setLevel"
+	MethodLogMessage           = "notifications/message"
+	MethodProgress             = "notifications/progress"
+	MethodRootsList            = "roots/list"
+	MethodRootsListChanged     = "notifications/roots/list_changed"
+	MethodListen               = "subscriptions/listen"
+	MethodListenAcknowledged   = "notifications/subscriptions/acknowledged"
 )
 
 // Direction says which side sends a method.
@@ -17,6 +37,7 @@ type Direction string
 // Directions of the methods table.
 const (
 	ClientToServer Direction = "C2S"
+	ServerToClient Direction = "S2C"
 	Both           Direction = "both"
 )
 
@@ -45,6 +66,25 @@ var Methods = []Method{
 	{Name: MethodToolsList, Direction: ClientToServer, Served: true},
 	{Name: MethodToolsCall, Direction: ClientToServer, Served: true},
 	{Name: MethodCancelled, Direction: ClientToServer, Notification: true, Served: true},
+	{Name: MethodResourcesList, Direction: ClientToServer},
+	{Name: MethodResourceTemplates, Direction: ClientToServer},
+	{Name: MethodResourcesRead, Direction: ClientToServer},
+	{Name: MethodSubscribe, Direction: ClientToServer, Era: "session"},
+	{Name: MethodUnsubscribe, Direction: ClientToServer, Era: "session"},
+	{Name: MethodResourceUpdated, Direction: ServerToClient, Notification: true},
+	{Name: MethodResourcesListChanged, Direction: ServerToClient, Notification: true},
+	{Name: MethodPromptsList, Direction: ClientToServer},
+	{Name: MethodPromptsGet, Direction: ClientToServer},
+	{Name: MethodPromptsListChanged, Direction: ServerToClient, Notification: true},
+	{Name: MethodToolsListChanged, Direction: ServerToClient, Notification: true},
+	{Name: MethodComplete, Direction: ClientToServer},
+	{Name: MethodSetLevel, Direction: ClientToServer, Era: "session"},
+	{Name: MethodLogMessage, Direction: ServerToClient, Notification: true},
+	{Name: MethodProgress, Direction: Both, Notification: true},
+	{Name: MethodRootsList, Direction: ServerToClient, Era: "session"},
+	{Name: MethodRootsListChanged, Direction: ClientToServer, Notification: true, Era: "session"},
+	{Name: MethodListen, Direction: ClientToServer, Era: "stateless"},
+	{Name: MethodListenAcknowledged, Direction: ServerToClient, Notification: true, Era: "stateless"},
 }
 
 // ServedMethod returns the row of a method tai's server handles in era.

@@ -16,8 +16,7 @@ type InitializeParams struct {
 	ClientInfo      Implementation  `json:"clientInfo"`
 }
 
-// InitializeResult is a server's answer to initialize. Capabilities stays
-// raw apart from the tools capability, the only one tai uses.
+// InitializeResult is a server's answer to initialize.
 type InitializeResult struct {
 	ProtocolVersion string         `json:"protocolVersion"`
 	Capabilities    Capabilities   `json:"capabilities"`
@@ -25,10 +24,14 @@ type InitializeResult struct {
 	Instructions    string         `json:"instructions,omitempty"`
 }
 
-// Capabilities holds the server capabilities tai looks at.
+// Capabilities holds the server capabilities tai looks at, each present
+// (possibly {}) when the server offers it; Declared tells.
 type Capabilities struct {
-	// Tools is present (possibly {}) when the server offers tools.
-	Tools json.RawMessage `json:"tools,omitempty"`
+	Tools       json.RawMessage `json:"tools,omitempty"`
+	Resources   json.RawMessage `json:"resources,omitempty"`
+	Prompts     json.RawMessage `json:"prompts,omitempty"`
+	Completions json.RawMessage `json:"completions,omitempty"`
+	Logging     json.RawMessage `json:"logging,omitempty"`
 }
 
 // Tool is one entry of tools/list. Everything a server may add beside the
