@@ -41,6 +41,19 @@ type Options struct {
 	// empty: the verdict the caller remembers, so that a later start costs
 	// one round trip. A stale verdict is corrected by probing again.
 	Era string
+	// Roots, when set, makes tai declare the roots capability and answer
+	// roots/list with what it returns (file:// URIs of the workspace).
+	Roots func() []wire.Root
+	// Notify receives the notifications a server sends of its own accord
+	// (notifications/message, the list_changed ones, resources/updated)
+	// with their params as sent. It runs on the reading goroutine and
+	// must not block. Progress goes to the request it is about instead
+	// (WithProgress).
+	Notify func(method string, params json.RawMessage)
+	// LogLevel, when set, is the least severe log level tai asks a
+	// server that declared logging for: logging/setLevel after the
+	// session-era handshake, _meta on every stateless-era request.
+	LogLevel string
 }
 
 // Client is one live connection to an MCP server. Its methods may be called
@@ -71,6 +84,16 @@ type Client struct {
 	// why; they are never called.
 	leftOut map[string]string
 
+	roots    func() []wire.Root
+	onNotify func(string, json.RawMessage)
+	logLevel string
+	// progress holds the long requests in flight by their progress
+	// token as JSON; nextToken numbers the tokens.
+	progress  map[string]*inflight
+	nextToken atomic.Int64
+	noted     map[string]bool // kinds of skipped input already noted
+	listen    listener
+
 	answers   sync.WaitGroup // goroutines answering the server's requests
 	stop      context.CancelFunc
 	stopCtx   context.Context
@@ -98,6 +121,10 @@ func Connect(ctx context.Context, opts Options) (*Client, error) {
 		name:        opts.Transport.String(),
 		callTimeout: orDefault(opts.CallTimeout, wire.CallTimeout),
 		pending:     map[wire.ID]chan reply{},
+		progress:    map[string]*inflight{},
+		roots:       opts.Roots,
+		onNotify:    opts.Notify,
+		logLevel:    opts.LogLevel,
 	}
 	c.stopCtx, c.stop = context.WithCancel(context.Background())
 	ctx, cancel := context.WithTimeoutCause(ctx, connectTimeout,
@@ -130,6 +157,7 @@ func Connect(ctx context.Context, opts Options) (*Client, error) {
 		}
 		return nil, &HandshakeError{Server: c.name, Err: err}
 	}
+	c.setLogLevel(ctx)
 	return c, nil
 }
 
@@ -224,15 +252,30 @@ func (c *Client) request(ctx context.Context, method string, params, out any) er
 // requestID is request that also returns the id it used, for a later
 // notifications/cancelled.
 func (c *Client) requestID(ctx context.Context, method string, params, out any) (wire.ID, error) {
+	return c.send(ctx, method, params, nil, out)
+}
+
+// send is requestID with extra _meta keys (a progress token) beside the
+// stateless era's claim.
+func (c *Client) send(ctx context.Context, method string, params any, extra map[string]any, out any) (wire.ID, error) {
 	id := wire.Int64ID(c.nextID.Add(1))
 	m, err := wire.NewRequest(id, method, params)
 	if err != nil {
 		return id, fmt.Errorf("%s: encoding params: %w", method, err)
 	}
 	c.mu.Lock()
-	meta := c.meta
+	meta, level := c.meta, c.logLevel
 	c.mu.Unlock()
-	if meta != nil && method != wire.MethodDiscover {
+	if method == wire.MethodDiscover {
+		meta = nil
+	}
+	if meta != nil && level != "" && wire.Declared(c.Server().Capabilities.Logging) {
+		extra = withKey(extra, wire.MetaLogLevel, level)
+	}
+	if meta, err = mergeMeta(meta, extra); err != nil {
+		return id, fmt.Errorf("%s: %w", method, err)
+	}
+	if meta != nil {
 		if m.Params, err = wire.WithMeta(m.Params, meta); err != nil {
 			return id, fmt.Errorf("%s: %w", method, err)
 		}
@@ -320,4 +363,35 @@ func (c *Client) notify(ctx context.Context, method string, params any) error {
 func (c *Client) withTimeout(ctx context.Context, method string) (context.Context, context.CancelFunc) {
 	return context.WithTimeoutCause(ctx, c.callTimeout,
 		&TimeoutError{Method: method, After: c.callTimeout, Cap: "MCP_CALL_TIMEOUT"})
+}
+
+func withKey(m map[string]any, k string, v any) map[string]any {
+	out := make(map[string]any, len(m)+1)
+	for mk, mv := range m {
+		out[mk] = mv
+	}
+	out[k] = v
+	return out
+}
+
+// mergeMeta adds extra's keys to the encoded _meta object meta (nil for
+// none) and returns the encoding, or nil when both are empty.
+func mergeMeta(meta []byte, extra map[string]any) ([]byte, error) {
+	if len(extra) == 0 {
+		return meta, nil
+	}
+	all := map[string]json.RawMessage{}
+	if meta != nil {
+		if err := json.Unmarshal(meta, &all); err != nil {
+			return nil, err
+		}
+	}
+	for k, v := range extra {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		all[k] = b
+	}
+	return json.Marshal(all)
 }

@@ -8,8 +8,7 @@ import (
 )
 
 // deliver routes one message from the server: responses to the request
-// waiting for them, requests to answer, notifications nowhere (tai shows
-// no server logs or progress).
+// waiting for them, requests to answer, notifications to notified.
 func (c *Client) deliver(m *wire.Message) {
 	switch {
 	case m.IsResponse():
@@ -18,6 +17,8 @@ func (c *Client) deliver(m *wire.Message) {
 		}
 	case m.IsRequest():
 		c.answer(m)
+	case m.IsNotification():
+		c.notified(m)
 	}
 }
 
@@ -42,7 +43,8 @@ func (c *Client) resolve(id wire.ID, r reply) bool {
 }
 
 // answer replies to a server's request off the reading goroutine: ping
-// gets {}, anything else -32601.
+// gets {}, roots/list the workspace when tai declared roots, anything
+// else -32601.
 func (c *Client) answer(req *wire.Message) {
 	c.mu.Lock()
 	if c.closed {
@@ -54,12 +56,24 @@ func (c *Client) answer(req *wire.Message) {
 	go func() {
 		defer c.answers.Done()
 		var out *wire.Message
-		if req.Method == wire.MethodPing {
+		switch req.Method {
+		case wire.MethodPing:
 			out = &wire.Message{ID: req.ID, Result: []byte("{}")}
-		} else {
+		case wire.MethodRootsList:
+			res, rerr := c.listRoots()
+			if rerr == nil {
+				var err error
+				if out, err = wire.NewResult(req.ID, res); err != nil {
+					rerr = &wire.Error{Code: wire.CodeInternalError, Message: err.Error()}
+				}
+			}
+			if rerr != nil {
+				out = wire.NewErrorResponse(req.ID, rerr)
+			}
+		default:
 			out = wire.NewErrorResponse(req.ID, &wire.Error{
 				Code:    wire.CodeMethodNotFound,
-				Message: "method not found: " + req.Method,
+				Message: "method not found: " + wire.Printable(req.Method, 60),
 			})
 		}
 		ctx, cancel := context.WithTimeout(c.stopCtx, c.callTimeout)

@@ -48,7 +48,7 @@ func (h sessionHandshake) open(ctx context.Context, c *Client) error {
 func (h sessionHandshake) initialize(ctx context.Context, c *Client) (wire.InitializeResult, error) {
 	params := wire.InitializeParams{
 		ProtocolVersion: h.e.Offer,
-		Capabilities:    json.RawMessage("{}"),
+		Capabilities:    c.capabilities(),
 		ClientInfo:      clientInfo,
 	}
 	var res wire.InitializeResult
@@ -61,8 +61,8 @@ func (h sessionHandshake) finish(ctx context.Context, c *Client, res wire.Initia
 	if !h.e.Accepted(res.ProtocolVersion) {
 		return &VersionError{Server: []string{res.ProtocolVersion}}
 	}
-	if t := res.Capabilities.Tools; len(t) == 0 || string(t) == "null" {
-		return fmt.Errorf("server offers no tools (its initialize answer lacks capabilities.tools)")
+	if !res.Capabilities.Offers() {
+		return fmt.Errorf("server offers nothing tai can use (its initialize answer declares no tools, resources or prompts)")
 	}
 	c.t.negotiated(h.e, res.ProtocolVersion)
 	c.settle(h.e, res, nil)
@@ -80,7 +80,7 @@ func (h statelessHandshake) era() wire.Era { return wire.StatelessEra }
 
 func (h statelessHandshake) open(ctx context.Context, c *Client) error {
 	c.t.negotiated(wire.StatelessEra, h.version)
-	meta, err := encodeMeta(h.version)
+	meta, err := encodeMeta(h.version, c.capabilities())
 	if err != nil {
 		return err
 	}
@@ -108,8 +108,8 @@ func (h statelessHandshake) open(ctx context.Context, c *Client) error {
 	if !slices.Contains(res.SupportedVersions, h.version) {
 		return &VersionError{Server: res.SupportedVersions}
 	}
-	if t := res.Capabilities.Tools; len(t) == 0 || string(t) == "null" {
-		return fmt.Errorf("server offers no tools (its server/discover answer lacks capabilities.tools)")
+	if !res.Capabilities.Offers() {
+		return fmt.Errorf("server offers nothing tai can use (its server/discover answer declares no tools, resources or prompts)")
 	}
 	init := wire.InitializeResult{ProtocolVersion: h.version, Capabilities: res.Capabilities, Instructions: res.Instructions}
 	if res.Meta != nil && res.Meta.ServerInfo != nil {
@@ -119,11 +119,11 @@ func (h statelessHandshake) open(ctx context.Context, c *Client) error {
 	return nil
 }
 
-// encodeMeta is the _meta of every stateless-era request: tai declares no
-// client capabilities (no sampling, elicitation or roots).
-func encodeMeta(version string) ([]byte, error) {
+// encodeMeta is the _meta of every stateless-era request: the version,
+// tai's client capabilities and its name.
+func encodeMeta(version string, caps json.RawMessage) ([]byte, error) {
 	info := clientInfo
-	return json.Marshal(wire.RequestMeta{ProtocolVersion: version, ClientCapabilities: json.RawMessage("{}"), ClientInfo: &info})
+	return json.Marshal(wire.RequestMeta{ProtocolVersion: version, ClientCapabilities: caps, ClientInfo: &info})
 }
 
 // notDiscoverError is a server/discover answered with a result that is no

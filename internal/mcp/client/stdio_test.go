@@ -112,7 +112,7 @@ func TestStdio_ChildEnvironmentLacksSecrets(t *testing.T) {
 
 func TestConnect_RefusesUnfitServers(t *testing.T) {
 	tests := map[string]string{
-		"no-tools":      "lacks capabilities.tools",
+		"no-tools":      "declares no tools, resources or prompts",
 		"old-version":   `speaks MCP 2024-10-07; tai speaks`,
 		"invalid-reply": "invalid response",
 	}

@@ -20,10 +20,14 @@ type ListCapError struct {
 	Cap  string // the MCP_* name
 	Page int    // the page that passed it
 	Tool string // for MCP_MAX_TOOL_BYTES, the tool's name
+	What string // the list method, when not tools/list
 }
 
 func (e *ListCapError) Error() string {
 	what := "its tool list"
+	if e.What != "" {
+		what = "its " + e.What + " list"
+	}
 	if e.Tool != "" {
 		what = fmt.Sprintf("its tool %q", wire.Printable(e.Tool, 60))
 	}
@@ -109,9 +113,11 @@ func readPage(raw json.RawMessage, room, page int) (wire.ListToolsResult, error)
 
 // CallTool calls one tool with arguments passed through untouched (nil
 // sends none). A tool that ran and failed is a result with IsError set and
-// a nil error; a JSON-RPC refusal is a *wire.Error. When the call timeout
-// passes or ctx ends first, tai sends notifications/cancelled and returns
-// a local failure (*TimeoutError for the timeout).
+// a nil error; a JSON-RPC refusal is a *wire.Error. The call carries a
+// progress token: MCP_CALL_TIMEOUT bounds the silence between progress
+// notifications, MCP_CALL_MAX_TOTAL the whole call. When a limit passes
+// or ctx ends first, tai sends notifications/cancelled and returns a local
+// failure (*TimeoutError for a limit).
 func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage) (*wire.CallToolResult, error) {
 	c.mu.Lock()
 	why, left := c.leftOut[name]
@@ -119,14 +125,8 @@ func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage
 	if left {
 		return nil, fmt.Errorf("%s %s: tai left this tool out of the server's list: %s", wire.MethodToolsCall, wire.Printable(name, 64), why)
 	}
-	cctx, cancel := c.withTimeout(ctx, wire.MethodToolsCall+" "+name)
-	defer cancel()
 	var res wire.CallToolResult
-	id, err := c.requestID(cctx, wire.MethodToolsCall, wire.CallToolParams{Name: name, Arguments: args}, &res)
-	if err != nil {
-		if cctx.Err() != nil {
-			c.cancelRequest(id, err)
-		}
+	if err := c.longRequest(ctx, wire.MethodToolsCall, name, wire.CallToolParams{Name: name, Arguments: args}, &res); err != nil {
 		return nil, err
 	}
 	if err := wire.CheckResultType(res.ResultType); err != nil {

@@ -174,6 +174,12 @@ func (s *Server) Handle(m *wire.Message) {
 	if s.statelessEnv && s.statelessTools(m) {
 		return
 	}
+	if m.IsResponse() && s.rootsAnswer(m) {
+		return
+	}
+	if s.feature(m) {
+		return
+	}
 	switch {
 	case m.IsResponse():
 		s.gotAnswer(m)
@@ -300,7 +306,11 @@ func (s *Server) initialize(m *wire.Message) {
 	s.Stderr(fmt.Sprintf("client %s %s offers %s caps %s", p.ClientInfo.Name, p.ClientInfo.Version, p.ProtocolVersion, p.Capabilities))
 	version, caps := p.ProtocolVersion, `{"tools":{}}`
 	switch s.Script {
+	case "features":
+		caps = FeatureCaps
 	case "no-tools":
+		caps = `{"logging":{}}` // nothing tai could use
+	case "prompts-only":
 		caps = `{"prompts":{}}`
 	case "old-version":
 		version = "2024-10-07"

@@ -1,0 +1,184 @@
+package mcptest
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"tai/internal/mcp/wire"
+)
+
+// FeatureCaps are the capabilities of the "features" script: everything
+// beyond tools that tai's client speaks.
+const FeatureCaps = `{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},` +
+	`"prompts":{"listChanged":true},"completions":{},"logging":{}}`
+
+// BigResourceSize is the size of the "features" script's test://big text.
+var BigResourceSize = wire.ResourceMax + 1
+
+// feature answers, for the "features" script, the methods beyond tools,
+// and reports whether it did:
+//
+//	resources/list           → test://a (text), then on a second page test://b (blob)
+//	resources/templates/list → test://item/{id}
+//	resources/read           → test://a "alpha", test://b bytes 0..255, test://big past
+//	                           MCP_RESOURCE_MAX, test://item/N "item N", else -32002
+//	resources/subscribe      → {} and then notifications/resources/updated for the uri
+//	prompts/list             → greet (argument who, required) and plain
+//	prompts/get              → greet: "hello WHO" from the user; plain: one message
+//	completion/complete      → of alice, albert, bob, those that start with the value
+//	                           (for argument "name" of ref/resource: "1", "2")
+//	logging/setLevel         → {}, then one notifications/message at error
+//	tools/call "progress"    → three notifications/progress, then "done"
+//	tools/call "roots"       → asks roots/list and answers with the client's reply
+//	tools/call "changed"     → notifications/tools/list_changed, then "ok"
+func (s *Server) feature(m *wire.Message) bool {
+	if s.Script != "features" {
+		return false
+	}
+	switch m.Method {
+	case wire.MethodResourcesList:
+		var p wire.ListParams
+		json.Unmarshal(m.Params, &p)
+		if p.Cursor == "" {
+			s.result(m.ID, map[string]any{"resources": []any{map[string]any{"uri": "test://a", "name": "a", "mimeType": "text/plain"}}, "nextCursor": "p2"})
+		} else {
+			s.result(m.ID, map[string]any{"resources": []any{map[string]any{"uri": "test://b", "name": "b", "mimeType": "application/octet-stream", "size": 256}}})
+		}
+	case wire.MethodResourceTemplates:
+		s.result(m.ID, map[string]any{"resourceTemplates": []any{map[string]any{"uriTemplate": "test://item/{id}", "name": "item"}}})
+	case wire.MethodResourcesRead:
+		var p wire.ResourceParams
+		json.Unmarshal(m.Params, &p)
+		s.read(m.ID, p.URI)
+	case wire.MethodSubscribe:
+		var p wire.ResourceParams
+		json.Unmarshal(m.Params, &p)
+		s.result(m.ID, struct{}{})
+		n, _ := wire.NewNotification(wire.MethodResourceUpdated, p)
+		s.Send(n)
+	case wire.MethodUnsubscribe:
+		s.result(m.ID, struct{}{})
+	case wire.MethodPromptsList:
+		s.result(m.ID, map[string]any{"prompts": []any{
+			map[string]any{"name": "greet", "description": "Greets someone", "arguments": []any{map[string]any{"name": "who", "required": true}}},
+			map[string]any{"name": "plain"},
+		}})
+	case wire.MethodPromptsGet:
+		var p wire.GetPromptParams
+		json.Unmarshal(m.Params, &p)
+		switch p.Name {
+		case "greet":
+			if p.Arguments["who"] == "" {
+				s.Send(wire.NewErrorResponse(m.ID, &wire.Error{Code: wire.CodeInvalidParams, Message: "who is required"}))
+				return true
+			}
+			s.result(m.ID, map[string]any{"messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "hello " + p.Arguments["who"]}}}})
+		case "plain":
+			s.result(m.ID, map[string]any{"description": "plain", "messages": []any{map[string]any{"role": "assistant", "content": map[string]any{"type": "text", "text": "plain text"}}}})
+		default:
+			s.Send(wire.NewErrorResponse(m.ID, &wire.Error{Code: wire.CodeInvalidParams, Message: "no prompt " + p.Name}))
+		}
+	case wire.MethodComplete:
+		var p wire.CompleteParams
+		json.Unmarshal(m.Params, &p)
+		all := []string{"alice", "albert", "bob"}
+		if p.Ref.Type == "ref/resource" {
+			all = []string{"1", "2"}
+		}
+		var vals []string
+		for _, v := range all {
+			if strings.HasPrefix(v, p.Argument.Value) {
+				vals = append(vals, v)
+			}
+		}
+		if p.Context != nil && p.Context.Arguments["team"] != "" {
+			vals = append(vals, p.Context.Arguments["team"]+"-lead")
+		}
+		s.result(m.ID, map[string]any{"completion": map[string]any{"values": vals, "total": len(vals), "hasMore": false}})
+	case wire.MethodSetLevel:
+		var p wire.SetLevelParams
+		json.Unmarshal(m.Params, &p)
+		s.Stderr("level " + p.Level)
+		s.result(m.ID, struct{}{})
+		n, _ := wire.NewNotification(wire.MethodLogMessage, map[string]any{"level": "error", "logger": "fake", "data": "boom at " + p.Level})
+		s.Send(n)
+	case wire.MethodToolsCall:
+		return s.featureCall(m)
+	default:
+		return false
+	}
+	return true
+}
+
+func (s *Server) read(id wire.ID, uri string) {
+	one := func(item map[string]any) { s.result(id, map[string]any{"contents": []any{item}}) }
+	switch {
+	case uri == "test://a":
+		one(map[string]any{"uri": uri, "mimeType": "text/plain", "text": "alpha"})
+	case uri == "test://b":
+		b := make([]byte, 256)
+		for i := range b {
+			b[i] = byte(i)
+		}
+		one(map[string]any{"uri": uri, "mimeType": "application/octet-stream", "blob": base64.StdEncoding.EncodeToString(b)})
+	case uri == "test://big":
+		one(map[string]any{"uri": uri, "text": strings.Repeat("z", BigResourceSize)})
+	case strings.HasPrefix(uri, "test://item/"):
+		one(map[string]any{"uri": uri, "text": "item " + strings.TrimPrefix(uri, "test://item/")})
+	default:
+		s.Send(wire.NewErrorResponse(id, &wire.Error{Code: -32002, Message: "Resource not found"}))
+	}
+}
+
+// featureCall answers the tools of the "features" script that need more
+// than one message.
+func (s *Server) featureCall(m *wire.Message) bool {
+	var p struct {
+		Name string `json:"name"`
+		Meta struct {
+			Token json.RawMessage `json:"progressToken"`
+		} `json:"_meta"`
+	}
+	json.Unmarshal(m.Params, &p)
+	switch p.Name {
+	case "progress":
+		for i := 1; i <= 3; i++ {
+			n, _ := wire.NewNotification(wire.MethodProgress, map[string]any{"progressToken": p.Meta.Token, "progress": i, "total": 3, "message": fmt.Sprintf("step %d", i)})
+			s.Send(n)
+		}
+		n, _ := wire.NewNotification(wire.MethodProgress, map[string]any{"progressToken": "nobody's", "progress": 1})
+		s.Send(n)
+		s.result(m.ID, text("done", false))
+	case "roots":
+		s.mu.Lock()
+		s.waiting = m
+		s.mu.Unlock()
+		s.Send(&wire.Message{ID: mustID(`"roots-1"`), Method: wire.MethodRootsList, Params: []byte(`{}`)})
+	case "changed":
+		n, _ := wire.NewNotification(wire.MethodToolsListChanged, nil)
+		s.Send(n)
+		s.result(m.ID, text("ok", false))
+	default:
+		return false
+	}
+	return true
+}
+
+// rootsAnswer answers the waiting "roots" call with the client's reply to
+// roots/list, and reports whether m was that reply.
+func (s *Server) rootsAnswer(m *wire.Message) bool {
+	if m.ID.String() != `"roots-1"` {
+		return false
+	}
+	s.mu.Lock()
+	w := s.waiting
+	s.waiting = nil
+	s.mu.Unlock()
+	if w != nil {
+		out, _ := wire.Encode(&wire.Message{ID: m.ID, Result: m.Result, Error: m.Error})
+		s.result(w.ID, text(string(out), false))
+	}
+	return true
+}
