@@ -70,6 +70,14 @@ type Bridge struct {
 	progressEvery    time.Duration // progressEvery unless a test shortens it
 	// Native names tools that bridged names must not take.
 	Native func(name string) bool
+	// Roots, when set, is the workspace offered to servers (roots/list):
+	// file:// URIs of the working directory and each added directory.
+	// Nil declares no roots.
+	Roots func() []wire.Root
+	// OnEvent receives what connected servers say of their own accord
+	// (log lines, list changes, resource updates). It runs on the
+	// connection's reading goroutine and must not block. Nil drops them.
+	OnEvent func(Event)
 
 	mu    sync.Mutex
 	view  *view

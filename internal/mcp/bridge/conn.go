@@ -156,7 +156,8 @@ func (b *Bridge) dial(ctx context.Context, server string) (*client.Client, []wir
 			return nil, nil, Drift{}, err
 		}
 	}
-	opts := client.Options{Transport: b.transport(x), ConnectTimeout: b.ConnectTimeout, CallTimeout: b.callTimeout(), Era: srv.Era}
+	opts := b.options(b.transport(x), server, b.ConnectTimeout, "")
+	opts.Era = srv.Era
 	c, err := client.Connect(ctx, opts)
 	if err != nil {
 		return nil, nil, Drift{}, fmt.Errorf("%s MCP server %s: %w", startVerb(err), server, loginHint(server, err))
@@ -165,7 +166,7 @@ func (b *Bridge) dial(ctx context.Context, server string) (*client.Client, []wir
 		// Best effort: a verdict not written only costs a probe next time.
 		_ = b.Store.SetMCPEra(ctx, server, era)
 	}
-	listed, err := c.ListTools(ctx)
+	listed, err := listTools(ctx, c)
 	var ce *client.ListCapError
 	if errors.As(err, &ce) {
 		c.Close()
@@ -181,6 +182,28 @@ func (b *Bridge) dial(ctx context.Context, server string) (*client.Client, []wir
 		return nil, nil, Drift{}, err
 	}
 	return c, listed, d, nil
+}
+
+// options are the client options of every connection to server (empty
+// while it is being registered): the workspace as roots, the log level,
+// and its notifications to heard.
+func (b *Bridge) options(t client.Transport, server string, connect time.Duration, connectCap string) client.Options {
+	return client.Options{Transport: t, ConnectTimeout: connect, ConnectCap: connectCap, CallTimeout: b.callTimeout(),
+		Roots: b.rootsFor(server), LogLevel: b.logLevel(server),
+		Notify: func(method string, params json.RawMessage) {
+			if server != "" {
+				b.heard(server, method, params)
+			}
+		}}
+}
+
+// listTools lists a server's tools, or none when it declared no tools
+// capability (a server of prompts or resources only).
+func listTools(ctx context.Context, c *client.Client) ([]wire.Tool, error) {
+	if !wire.Declared(c.Server().Capabilities.Tools) {
+		return nil, nil
+	}
+	return c.ListTools(ctx)
 }
 
 // startVerb says what failed: starting the server (it could not be

@@ -171,11 +171,11 @@ func (b *Bridge) probeFirst(ctx context.Context, x config.Expanded, e config.Ent
 	d, capName := b.firstStart(e)
 	stop := b.waiting(e)
 	defer stop()
-	c, err := client.Connect(ctx, client.Options{Transport: b.transport(x), ConnectTimeout: d, ConnectCap: capName, CallTimeout: b.callTimeout()})
+	c, err := client.Connect(ctx, b.options(b.transport(x), e.Name, d, capName))
 	if err != nil {
 		return nil, "", firstStartError(e, err)
 	}
 	defer c.Close()
-	listed, err := c.ListTools(ctx)
+	listed, err := listTools(ctx, c)
 	return listed, c.Era().Name, err
 }

@@ -306,12 +306,12 @@ func (b *Bridge) probe(ctx context.Context, x config.Expanded) ([]wire.Tool, str
 }
 
 func (b *Bridge) probeWith(ctx context.Context, t client.Transport) ([]wire.Tool, string, error) {
-	c, err := client.Connect(ctx, client.Options{Transport: t, ConnectTimeout: b.ConnectTimeout, CallTimeout: b.callTimeout()})
+	c, err := client.Connect(ctx, b.options(t, "", b.ConnectTimeout, ""))
 	if err != nil {
 		return nil, "", err
 	}
 	defer c.Close()
-	listed, err := c.ListTools(ctx)
+	listed, err := listTools(ctx, c)
 	return listed, c.Era().Name, err
 }
 
