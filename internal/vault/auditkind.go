@@ -13,6 +13,7 @@ const (
 	KindMCPLogin      = "mcp-login"
 	KindMCPPins       = "mcp-pins"         // a server's pin policy set (subject server:policy)
 	KindMCPPinAccept  = "mcp-pin-accepted" // a changed definition accepted under the notify pin policy
+	KindMCPFilter     = "mcp-filter"       // a profile's filter of a server's tools, prompts or resources changed
 	KindGrant         = "grant"
 	KindGrantRevoke   = "grant-revoke"
 	KindSecretSet     = "secret-set"

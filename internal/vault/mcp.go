@@ -239,7 +239,7 @@ func (s *Store) RemoveMCPServer(ctx context.Context, name string) error {
 		if n, _ := res.RowsAffected(); n == 0 {
 			return fmt.Errorf("MCP server %q: %w; see `tai mcp list`", name, ErrNotFound)
 		}
-		for _, table := range []string{"mcp_server_profiles", "mcp_tool_pins", "mcp_server_tools"} {
+		for _, table := range []string{"mcp_server_profiles", "mcp_tool_pins", "mcp_server_tools", "mcp_filters"} {
 			if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE server = ?`, name); err != nil {
 				return classify(err)
 			}

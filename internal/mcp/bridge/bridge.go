@@ -129,23 +129,27 @@ func (b *Bridge) Lookup(name string) (*tools.Tool, bool) {
 	switch {
 	case !ok:
 		return nil, false
-	case bt.pending != "" && bt.enabled && !bt.denied:
+	case bt.filtered != "" && bt.enabled:
+		// A person withheld it: the model is told so, and how it is
+		// offered again, rather than that no such tool exists.
+		return b.refusedTool(bt, "withheld by a filter"), true
+	case bt.pending != "" && bt.enabled:
 		// Withheld since it was offered (its server's list changed): the
 		// model is told why rather than that no such tool exists.
-		return b.withheldTool(bt), true
+		return b.refusedTool(bt, "withheld until reviewed"), true
 	case bt.pending != "":
 		return nil, false
 	}
 	return bt.tool, true
 }
 
-// withheldTool stands for a tool awaiting a person's review: calling it
-// asks no approval and runs nothing, and the bridge's check refuses it
-// (audited as refused) with a message saying it is withheld and how the
-// person reviews it.
-func (b *Bridge) withheldTool(bt *bound) *tools.Tool {
+// refusedTool stands for a tool the bridge withholds (awaiting a person's
+// review, or filtered out): calling it asks no approval and runs nothing,
+// and the bridge's check refuses it (audited as refused) with a message
+// saying why and what the person runs to offer it.
+func (b *Bridge) refusedTool(bt *bound, why string) *tools.Tool {
 	server, remote := bt.cached.Server, bt.cached.Tool
-	return &tools.Tool{Name: bt.tool.Name, Description: "withheld until reviewed", Schema: json.RawMessage(`{"type":"object"}`),
+	return &tools.Tool{Name: bt.tool.Name, Description: why, Schema: json.RawMessage(`{"type":"object"}`),
 		Group: "mcp", Server: server, Remote: remote, Safe: tools.AlwaysSafe,
 		Run: func(ctx context.Context, call tools.Call) (tools.Result, error) {
 			return b.Call(ctx, server, remote, call.Args)

@@ -16,10 +16,14 @@ import (
 
 // UnavailableError refuses a call before it reaches the server: a server
 // that is not registered or not enabled, a tool that is withheld or
-// filtered out.
-type UnavailableError struct{ Msg string }
+// filtered out. Err, when set, is the kind of refusal (ErrFiltered).
+type UnavailableError struct {
+	Msg string
+	Err error
+}
 
 func (e *UnavailableError) Error() string { return e.Msg }
+func (e *UnavailableError) Unwrap() error { return e.Err }
 
 // AuditOutcome is the outcome tools.Invoke records for such a refusal.
 func (e *UnavailableError) AuditOutcome() string { return vault.OutcomeRefused }
@@ -104,23 +108,24 @@ func (b *Bridge) check(ctx context.Context, server, tool string, starting bool) 
 		return err
 	}
 	if _, ok := v.servers[server]; !ok {
-		return &UnavailableError{fmt.Sprintf("no MCP server named %q; see `tai mcp list`", server)}
+		return &UnavailableError{Msg: fmt.Sprintf("no MCP server named %q; see `tai mcp list`", server)}
 	}
 	if !v.enabled[server] {
-		return &UnavailableError{fmt.Sprintf("MCP server %s is not enabled for profile %s; run `tai mcp enable %s`", server, b.Profile, server)}
+		return &UnavailableError{Msg: fmt.Sprintf("MCP server %s is not enabled for profile %s; run `tai mcp enable %s`", server, b.Profile, server)}
+	}
+	if why := v.filteredBy(server, tool); why != "" {
+		return b.filteredError(server, tool, why)
 	}
 	bt, ok := v.byTool[[2]string{server, tool}]
 	switch {
 	case !ok:
 		return nil // not cached yet: the server decides once connected
-	case bt.denied:
-		return &UnavailableError{fmt.Sprintf("tool %s of MCP server %s is filtered out by the server's allow/deny lists", tool, server)}
 	case bt.pending == pendingNew:
-		return &UnavailableError{fmt.Sprintf("tool %s of MCP server %s is new and withheld until approved, pending the person's review: they run `tai mcp tools %s --approve`; do not call it until then", tool, server, server)}
+		return &UnavailableError{Msg: fmt.Sprintf("tool %s of MCP server %s is new and withheld until approved, pending the person's review: they run `tai mcp tools %s --approve`; do not call it until then", tool, server, server)}
 	case bt.pending == pendingChanged && starting && v.servers[server].PinPolicy == vault.PinNotify:
 		return nil
 	case bt.pending == pendingChanged:
-		return &UnavailableError{fmt.Sprintf("tool %s of MCP server %s changed since it was approved and is withheld pending the person's review: they run `tai mcp tools %s --approve` to see the change; do not call it until then", tool, server, server)}
+		return &UnavailableError{Msg: fmt.Sprintf("tool %s of MCP server %s changed since it was approved and is withheld pending the person's review: they run `tai mcp tools %s --approve` to see the change; do not call it until then", tool, server, server)}
 	}
 	return nil
 }

@@ -80,11 +80,21 @@ func (b *Bridge) Servers(ctx context.Context) ([]ServerInfo, error) {
 }
 
 // tallyTools takes the servers' tool counts from the vault (MCPToolTallies)
-// and reports false, counting nothing, when a server's allow or deny list
-// or a tool cached without its hash needs the tools themselves.
+// and reports false, counting nothing, when a server's allow or deny list,
+// the profile's filters or a tool cached without its hash needs the tools
+// themselves.
 func (b *Bridge) tallyTools(ctx context.Context, servers []vault.MCPServer, index map[string]*ServerInfo) (bool, error) {
 	for _, s := range servers {
 		if len(s.Allow) > 0 || len(s.Deny) > 0 {
+			return false, nil
+		}
+	}
+	filters, err := b.Store.MCPFilters(ctx, b.Profile)
+	if err != nil {
+		return false, err
+	}
+	for _, f := range filters {
+		if f.Kind == vault.FilterTool {
 			return false, nil
 		}
 	}
@@ -126,7 +136,7 @@ func (b *Bridge) countTools(ctx context.Context, index map[string]*ServerInfo) e
 		}
 		info.Tools++
 		switch {
-		case bt.denied:
+		case bt.filtered != "":
 			info.Filtered++
 		case bt.pending != "":
 			info.Pending++
@@ -153,7 +163,10 @@ type ToolInfo struct {
 	Era                  string // the server's, as in ServerInfo
 	Description          string
 	State                string // "offered", "listed only (past MCP_MAX_TOOLS)", "new: awaiting approval", …
-	Enabled              bool
+	Enabled              bool   // its server is enabled for the profile
+	// Disabled is set when a filter withholds the tool: the profile's own
+	// (tai mcp tools SERVER --disable) or the server's pasted lists.
+	Disabled bool
 }
 
 // ServerTools lists the cached tools of one server, or of all when server
@@ -180,15 +193,17 @@ func (b *Bridge) ServerTools(ctx context.Context, server string) ([]ToolInfo, er
 			continue
 		}
 		out = append(out, ToolInfo{Server: ct.Server, Remote: ct.Tool, Name: bt.tool.Name, Era: v.servers[ct.Server].Era,
-			Description: ct.Description, State: stateOf(bt), Enabled: bt.enabled})
+			Description: ct.Description, State: stateOf(bt), Enabled: bt.enabled, Disabled: bt.filtered != ""})
 	}
 	return out, nil
 }
 
 func stateOf(bt *bound) string {
 	switch {
-	case bt.denied:
-		return "filtered by allow/deny"
+	case bt.filtered == filteredByProfile:
+		return "disabled for this profile"
+	case bt.filtered == filteredByLists:
+		return "left out by the allow/deny lists"
 	case bt.pending == pendingNew:
 		return "new: awaiting approval"
 	case bt.pending == pendingChanged:
@@ -254,8 +269,15 @@ func (b *Bridge) lookupRemote(ctx context.Context, server, tool string) *tools.T
 
 // BridgedTool returns the tool for server/tool as the approval policy sees
 // it: the cached bridged tool, or a stand-in for one not cached yet, so an
-// explicit call asks approval with server, tool and argument digest.
+// explicit call asks approval with server, tool and argument digest. A
+// tool a filter withholds stands in as refused: no approval is asked for
+// a call that cannot run.
 func (b *Bridge) BridgedTool(ctx context.Context, server, tool string) *tools.Tool {
+	if v, err := b.current(ctx); err == nil {
+		if bt := v.byTool[[2]string{server, tool}]; bt != nil && bt.filtered != "" && bt.enabled {
+			return b.refusedTool(bt, "withheld by a filter")
+		}
+	}
 	if t := b.lookupRemote(ctx, server, tool); t != nil {
 		return t
 	}

@@ -3,7 +3,6 @@ package bridge
 import (
 	"context"
 	"encoding/json"
-	"slices"
 
 	"tai/internal/mcp/wire"
 	"tai/internal/tools"
@@ -24,8 +23,10 @@ type bound struct {
 	tool    *tools.Tool
 	cached  vault.MCPTool
 	pending string // "", pendingNew or pendingChanged
-	denied  bool   // filtered out by the entry's allow/deny lists
-	enabled bool   // its server is enabled for the profile
+	// filtered says why the tool is withheld by a filter: "",
+	// filteredByProfile or filteredByLists.
+	filtered string
+	enabled  bool // its server is enabled for the profile
 }
 
 // view is the bridge's picture of the vault's MCP tables for one profile,
@@ -37,6 +38,7 @@ type view struct {
 	byTool  map[[2]string]*bound // server, remote name
 	servers map[string]vault.MCPServer
 	enabled map[string]bool
+	filters map[filterKey]bool // the profile's choices: offered or not
 }
 
 // current returns an up-to-date view.
@@ -81,7 +83,7 @@ func (b *Bridge) build(ctx context.Context, gen string, light bool) (*view, erro
 		return nil, err
 	}
 	v := &view{gen: gen, byName: map[string]*bound{}, byTool: map[[2]string]*bound{},
-		servers: map[string]vault.MCPServer{}, enabled: map[string]bool{}}
+		servers: map[string]vault.MCPServer{}, enabled: map[string]bool{}, filters: map[filterKey]bool{}}
 	for _, s := range servers {
 		v.servers[s.Name] = s
 	}
@@ -92,14 +94,20 @@ func (b *Bridge) build(ctx context.Context, gen string, light bool) (*view, erro
 	if err != nil {
 		return nil, err
 	}
+	filters, err := b.Store.MCPFilters(ctx, b.Profile)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range filters {
+		v.filters[filterKey{f.Server, f.Kind, f.Name}] = f.Enabled
+	}
 	names := newNamer(b.Native)
 	offered := map[string]int{}
 	for _, ct := range cached { // ordered by server name, then the server's order
-		srv, ok := v.servers[ct.Server]
-		if !ok {
+		if _, ok := v.servers[ct.Server]; !ok {
 			continue
 		}
-		bt := &bound{cached: ct, enabled: v.enabled[ct.Server], denied: !allowed(srv, ct.Tool)}
+		bt := &bound{cached: ct, enabled: v.enabled[ct.Server], filtered: v.filteredBy(ct.Server, ct.Tool)}
 		if pin, ok := pins[ct.Server][ct.Tool]; !ok {
 			bt.pending = pendingNew
 		} else if pin != cachedHash(ct) {
@@ -111,7 +119,7 @@ func (b *Bridge) build(ctx context.Context, gen string, light bool) (*view, erro
 		} else {
 			bt.tool = b.bridgedTool(name, ct)
 		}
-		if !bt.denied {
+		if bt.filtered == "" {
 			if offered[ct.Server] >= wire.MaxTools {
 				bt.tool.Unoffered = true
 			}
@@ -119,19 +127,11 @@ func (b *Bridge) build(ctx context.Context, gen string, light bool) (*view, erro
 		}
 		v.byName[name] = bt
 		v.byTool[[2]string{ct.Server, ct.Tool}] = bt
-		if bt.enabled && bt.pending == "" && !bt.denied {
+		if bt.enabled && bt.pending == "" && bt.filtered == "" {
 			v.tools = append(v.tools, bt.tool)
 		}
 	}
 	return v, nil
-}
-
-// allowed applies the entry's allow and deny lists.
-func allowed(s vault.MCPServer, tool string) bool {
-	if len(s.Allow) > 0 && !slices.Contains(s.Allow, tool) {
-		return false
-	}
-	return !slices.Contains(s.Deny, tool)
 }
 
 // bridgedTool turns a cached server tool into a tai tool.
