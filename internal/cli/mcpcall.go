@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"tai/internal/mcp/bridge"
 	"tai/internal/tools"
 	"tai/internal/vault"
 )
@@ -18,7 +19,8 @@ func newMCPCallCmd(a *App) *cobra.Command {
 		Long: `Call one tool of a registered, enabled server, with its arguments as a JSON
 object. The call asks approval like any tool that changes things (--yes,
 --auto or --yolo approve it). Exit status: 0 success, 1 the tool ran and
-reported an error (isError), 2 a usage, protocol or transport failure.`,
+reported an error (isError) or is disabled for the profile (tai mcp tools
+SERVER --enable TOOL offers it), 2 a usage, protocol or transport failure.`,
 		Example: `  tai mcp call everything echo '{"message":"hi"}'`,
 		Args:    cobra.RangeArgs(2, 3),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -43,6 +45,8 @@ reported an error (isError), 2 a usage, protocol or transport failure.`,
 			switch {
 			case errors.Is(err, tools.ErrApproval):
 				return err
+			case errors.Is(err, bridge.ErrFiltered):
+				return withCode(ExitFailed, err)
 			case err != nil:
 				return withCode(ExitUsage, err)
 			case res.Denied():

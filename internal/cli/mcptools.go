@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -10,6 +11,7 @@ import (
 	"tai/internal/mcp/bridge"
 	"tai/internal/textsafe"
 	"tai/internal/tools"
+	"tai/internal/vault"
 )
 
 func consentText(title, detail string) tools.Consent {
@@ -17,12 +19,19 @@ func consentText(title, detail string) tools.Consent {
 }
 
 func newMCPToolsCmd(a *App) *cobra.Command {
-	var approve bool
-	cmd := a.bridgeCommand("tools [SERVER] [--approve [TOOL…]]", "List servers' cached tools; --approve reviews and pins new or changed ones", nil,
+	var approve, disable, enable bool
+	cmd := a.bridgeCommand("tools [SERVER] [--approve [TOOL…] | --disable TOOL… | --enable TOOL…]",
+		"List servers' cached tools; --approve reviews and pins new or changed ones; --disable and --enable choose what the profile offers", nil,
 		func(ctx context.Context, b *bridge.Bridge, _ *agent.Approver, args []string) error {
 			server := ""
 			if len(args) > 0 {
 				server = args[0]
+			}
+			if disable || enable {
+				if approve || (disable && enable) {
+					return usageError("use one of --approve, --disable and --enable")
+				}
+				return a.filterTools(ctx, b, enable, args)
 			}
 			if approve {
 				if server == "" {
@@ -43,9 +52,41 @@ func newMCPToolsCmd(a *App) *cobra.Command {
 A tool that is new, or whose name, description or schema changed since it
 was approved, is withheld from the agent. --approve shows what changed
 (a diff against the approved definition) and pins the tools named (all of
-the server's pending tools when none are named). Nothing else grants them.`
+the server's pending tools when none are named). Nothing else grants them.
+
+--disable TOOL… withholds the tools named from the profile (--profile): the
+model is neither offered them nor can call them, and tai mcp call refuses
+them. --enable TOOL… offers them again, also those the server's pasted
+enabled_tools/disabled_tools (includeTools/excludeTools) leave out. A TOOL
+may be a pattern (create_*) standing for the cached tools it matches; a
+name the server does not list changes nothing.`
 	cmd.Flags().BoolVar(&approve, "approve", false, "show and approve new or changed tools")
+	cmd.Flags().BoolVar(&disable, "disable", false, "withhold the tools named from the profile")
+	cmd.Flags().BoolVar(&enable, "enable", false, "offer the tools named to the profile again")
 	return cmd
+}
+
+// filterTools withholds (or offers again) the tools named in args[1:] of
+// server args[0] for the bridge's profile.
+func (a *App) filterTools(ctx context.Context, b *bridge.Bridge, on bool, args []string) error {
+	verb := map[bool]string{true: "enable", false: "disable"}[on]
+	if len(args) < 2 {
+		return usageError("name the tools: tai mcp tools SERVER --%s TOOL…", verb)
+	}
+	changed, err := b.SetFilter(ctx, args[0], vault.FilterTool, args[1:], on)
+	if err != nil {
+		return err
+	}
+	if *a.mcpJSON {
+		list, err := b.ServerTools(ctx, args[0])
+		if err != nil {
+			return err
+		}
+		return printMCP(a, list, bridge.FormatTools)
+	}
+	fmt.Fprintf(a.Stdout, "%sd %d tool(s) of %s for profile %s: %s\n", verb, len(changed), args[0], b.Profile,
+		textsafe.VisibleLine(strings.Join(changed, ", ")))
+	return nil
 }
 
 // approveTools shows each pending tool's diff and pins the ones chosen.
