@@ -62,6 +62,7 @@ func Describe(x config.Expanded, why string) tools.Consent {
 			fmt.Fprintf(&b, "  %s from %s (in %s)\n", wire.Printable(r.Text, 80), r.Origin, textsafe.VisibleLine(strings.Join(r.Fields, ", ")))
 		}
 	}
+	writeToolLists(&b, e)
 	for _, n := range e.Notes {
 		fmt.Fprintf(&b, "note: %s\n", wire.Printable(n, 300))
 	}
@@ -72,6 +73,21 @@ func Describe(x config.Expanded, why string) tools.Consent {
 		fmt.Fprintf(&b, "source: %s\n", wire.Printable(e.Source, 120))
 	}
 	return tools.Consent{Title: title, Detail: strings.TrimRight(b.String(), "\n")}
+}
+
+// writeToolLists shows the pasted allow and deny lists (enabled_tools,
+// disabled_tools, includeTools, excludeTools), which decide what of the
+// server the model is offered in every profile.
+func writeToolLists(b *strings.Builder, e config.Entry) {
+	if len(e.Allow) > 0 {
+		fmt.Fprintf(b, "tools offered: only %s (the pasted allow list)\n", textsafe.VisibleLine(strings.Join(e.Allow, ", ")))
+	}
+	if len(e.Deny) > 0 {
+		fmt.Fprintf(b, "tools withheld: %s (the pasted deny list)\n", textsafe.VisibleLine(strings.Join(e.Deny, ", ")))
+	}
+	if len(e.Allow) > 0 || len(e.Deny) > 0 {
+		fmt.Fprintf(b, "  (tai mcp tools %s --enable TOOL or --disable TOOL changes this for a profile)\n", e.Name)
+	}
 }
 
 // hiddenChars completes a warning naming a field that holds characters a

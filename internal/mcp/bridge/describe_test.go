@@ -168,3 +168,29 @@ func TestChangesWhatRuns(t *testing.T) {
 		}
 	}
 }
+
+// The pasted allow and deny lists are on the consent screen, so the
+// person sees what of the server the model will not be offered.
+func TestDescribe_ShowsThePastedToolLists(t *testing.T) {
+	entries, err := config.Normalize(`[mcp_servers.docs]
+command = "docs-server"
+enabled_tools = ["search", "summarize"]
+disabled_tools = ["search"]
+`, config.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Describe(config.Expanded{Entry: entries[0]}, "register").Detail
+	for _, want := range []string{
+		"tools offered: only search, summarize (the pasted allow list)\n",
+		"tools withheld: search (the pasted deny list)\n",
+		"(tai mcp tools docs --enable TOOL or --disable TOOL changes this for a profile)",
+	} {
+		if !strings.Contains(d, want) {
+			t.Errorf("the consent lacks %q:\n%s", want, d)
+		}
+	}
+	if d := Describe(config.Expanded{Entry: fakeEntry(t, "plain", "echo")}, "register").Detail; strings.Contains(d, "tools ") {
+		t.Errorf("a server without lists shows them:\n%s", d)
+	}
+}
