@@ -67,6 +67,8 @@ func TestNormalize_BadInput(t *testing.T) {
 			"inputs[0].id: want a string, got null"},
 		{"empty object", `{}`,
 			"empty JSON object: paste a config with mcpServers or servers, or one server with command or url"},
+		{"Crush command substitution", `{"mcp":{"x":{"type":"http","url":"https://a.example/mcp","headers":{"K":"$(cat ~/.key)"}}}}`,
+			`mcp.x.headers.K: "$(cat ~/.key)" runs a shell command, which tai does not do: write ${NAME} to read a variable from the environment or the vault`},
 		{"empty wrapper", `{"mcpServers":{}}`,
 			"mcpServers is empty: it holds no servers"},
 		{"unknown wrapper", `{"mcp_servers":{"x":{"command":"npx"}},"theme":"dark"}`,

@@ -9,7 +9,8 @@ import (
 
 // fromJSON reads a JSON config: an mcpServers wrapper (Claude Desktop,
 // Cursor, Claude Code, Gemini CLI, Windsurf), a servers wrapper (VS Code's
-// mcp.json, or "mcp": {"servers": …} in its settings.json), one bare
+// mcp.json, or "mcp": {"servers": …} in its settings.json), Crush's "mcp"
+// map of servers, one bare
 // server, or a map of servers with no wrapper at all.
 func fromJSON(text string, shift int, opts Options) ([]Entry, error) {
 	doc, err := decodeJSON(text, shift)
@@ -53,10 +54,17 @@ func fromJSON(text string, shift int, opts Options) ([]Entry, error) {
 		return nil, err
 	}
 	gemini := opts.Host == HostGemini || geminiShaped(doc, groups)
+	crush := crushGroup(doc) != nil
 	for i := range entries {
 		noteInputs(&entries[i], inputs)
-		if gemini {
+		switch {
+		case crush:
+			err = crushVars(&entries[i], "mcp")
+		case gemini:
 			geminiVars(&entries[i])
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 	return entries, nil
@@ -79,7 +87,9 @@ func wrappers(doc map[string]any) ([]group, error) {
 			groups = append(groups, group{key, m})
 		}
 	}
-	if mcp, ok := doc["mcp"].(map[string]any); ok {
+	if g := crushGroup(doc); g != nil {
+		groups = append(groups, *g)
+	} else if mcp, ok := doc["mcp"].(map[string]any); ok {
 		if v, ok := mcp["servers"]; ok {
 			m, err := wantObject(v, "mcp.servers")
 			if err != nil {

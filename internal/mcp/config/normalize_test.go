@@ -127,6 +127,26 @@ func TestNormalize_DocumentedConfigs(t *testing.T) {
 			},
 			Source: SourceTOML,
 		}}},
+		// Crush's crush.json, as its README gives it: "mcp" holds the
+		// servers, disabled_tools is a deny list, and strings expand $NAME
+		// and $(echo $NAME).
+		{"crush.json", []Entry{{
+			Name: "filesystem", Transport: Stdio, Command: "node",
+			Args: []string{"/path/to/mcp-server.js"}, Env: map[string]string{"NODE_ENV": "production"},
+			Deny: []string{"some-tool-name"}, Enabled: ptr(true), Source: SourceJSON,
+			Notes: []string{"timeout " + timeoutNote},
+		}, {
+			Name: "github", Transport: HTTP, URL: "https://api.githubcopilot.com/mcp/",
+			Headers: map[string]string{"Authorization": "Bearer ${GH_PAT}"},
+			Deny:    []string{"create_issue", "create_pull_request"}, Enabled: ptr(true), Source: SourceJSON,
+			Notes: []string{"timeout " + timeoutNote,
+				"headers.Authorization: $GH_PAT read as ${GH_PAT} (Crush expands $NAME in its strings)"},
+		}, {
+			Name: "streaming-service", Transport: HTTP, URL: "https://example.com/mcp/sse",
+			Headers: map[string]string{"API-Key": "${API_KEY}"}, Enabled: ptr(true), Source: SourceJSON,
+			Notes: []string{`type "sse" is the legacy HTTP+SSE transport, which tai does not implement: tai speaks Streamable HTTP to this url`,
+				"timeout " + timeoutNote, "headers.API-Key: $(echo $API_KEY) read as ${API_KEY}"},
+		}}},
 		{"codex_options.toml", []Entry{{
 			Name: "docs", Transport: Stdio, Command: "docs-server",
 			Args:    []string{"--port", "4000"},
