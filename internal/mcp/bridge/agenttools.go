@@ -3,6 +3,7 @@ package bridge
 import (
 	"context"
 	"embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -22,7 +23,7 @@ var docs embed.FS
 // From(call.Env).
 func AgentTools() []*tools.Tool {
 	group := tools.Group{Name: "mcp", Docs: docs}
-	call := group.Tool(CallName, nil)
+	call := group.Tool(CallName, callWithheld)
 	call.AuditKind = vault.KindMCPCall
 	call.Reach = func(tools.Call) tools.Reach { return tools.Reach{Sends: "an MCP server"} }
 	return []*tools.Tool{
@@ -35,6 +36,17 @@ func AgentTools() []*tools.Tool {
 		tools.Define(call, runCall, tools.ConsentBy(callToolConsent), tools.SubjectBy(callSubject)),
 		tools.Define(group.Tool(LoginName, nil), runLogin, tools.ConsentBy(loginToolConsent)),
 	}
+}
+
+// callWithheld is mcp_call's Safe rule: a call of a tool a filter
+// withholds runs nothing (the bridge refuses it), so it asks nobody.
+func callWithheld(call tools.Call) bool {
+	var in callArgs
+	b, err := From(call.Env)
+	if err != nil || json.Unmarshal(call.Args, &in) != nil {
+		return false
+	}
+	return !b.Allowed(in.Server, vault.FilterTool, in.Tool)
 }
 
 type addArgs struct {

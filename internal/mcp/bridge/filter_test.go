@@ -2,12 +2,15 @@ package bridge
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"tai/internal/tools"
+	"tai/internal/tools/tooltest"
 	"tai/internal/vault"
 )
 
@@ -180,5 +183,42 @@ func TestFilter_PromptsAndResources(t *testing.T) {
 	}
 	if !f.b.Allowed("fake", vault.FilterPrompt, "greet") {
 		t.Error("an enabled prompt is withheld")
+	}
+}
+
+// askRecorder approves safe calls, as the approval policy does, and
+// records and denies the rest.
+type askRecorder struct{ asked []string }
+
+func (a *askRecorder) Approve(_ context.Context, t *tools.Tool, call tools.Call) (tools.Verdict, error) {
+	if t.IsSafe(call) {
+		return tools.Verdict{Allowed: true, Reason: "safe"}, nil
+	}
+	a.asked = append(a.asked, t.Name)
+	return tools.Verdict{Reason: "asked"}, nil
+}
+
+// mcp_call of a withheld tool asks nobody (nothing would run) and gets
+// the bridge's refusal; of an offered tool it asks as before.
+func TestFilter_MCPCallOfAWithheldToolAsksNobody(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.add(t, fakeEntry(t, "fake", "echo", "fail"), true)
+	if _, err := f.b.SetFilter(ctx, "fake", vault.FilterTool, []string{"fail"}, false); err != nil {
+		t.Fatal(err)
+	}
+	env := &tools.Env{Store: f.store, Profile: vault.DefaultProfile, State: &tools.State{}}
+	Attach(env, f.b)
+	ap := &askRecorder{}
+	mcpCall := tooltest.Find(t, AgentTools(), CallName)
+	res, err := tools.Invoke(ctx, mcpCall, tools.Call{Args: json.RawMessage(`{"server":"fake","tool":"fail"}`), Env: env},
+		tools.Via{Origin: vault.OriginAgent, Approver: ap})
+	if !errors.Is(err, ErrFiltered) || res.Status != vault.OutcomeRefused || len(ap.asked) != 0 {
+		t.Errorf("withheld: %+v, %v, asked %v", res, err, ap.asked)
+	}
+	res, _ = tools.Invoke(ctx, mcpCall, tools.Call{Args: json.RawMessage(`{"server":"fake","tool":"echo","args":{"message":"x"}}`), Env: env},
+		tools.Via{Origin: vault.OriginAgent, Approver: ap})
+	if res.Status != vault.OutcomeDenied || !cmp.Equal(ap.asked, []string{CallName}) {
+		t.Errorf("offered: %+v, asked %v", res, ap.asked)
 	}
 }
