@@ -42,6 +42,9 @@ func FormatServers(list []ServerInfo) string {
 		if s.Unoffered > 0 {
 			tools += fmt.Sprintf(" (%d listed only)", s.Unoffered)
 		}
+		if s.Filtered > 0 {
+			tools += fmt.Sprintf(" (%d disabled)", s.Filtered)
+		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, s.Transport, EraLabel(s.Era), profiles, tools, s.PinState(), printable(s.Target, 60))
 	}
 	w.Flush()
