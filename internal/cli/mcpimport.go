@@ -43,6 +43,8 @@ func importLocations(dir, home, goos string, getenv func(string) string) []hostF
 		{"VS Code (workspace)", filepath.Join(dir, ".vscode", "mcp.json"), config.Options{}},
 		{"VS Code (workspace settings)", filepath.Join(dir, ".vscode", "settings.json"), config.Options{}},
 		{"Gemini CLI (project)", filepath.Join(dir, ".gemini", "settings.json"), gemini},
+		{"Crush (project)", filepath.Join(dir, ".crush.json"), config.Options{}},
+		{"Crush (project)", filepath.Join(dir, "crush.json"), config.Options{}},
 		{"Claude Code (user and local scope)", filepath.Join(home, ".claude.json"), config.Options{Project: dir}},
 		{"Claude Desktop", filepath.Join(appSupport, "Claude", "claude_desktop_config.json"), config.Options{}},
 		{"Cursor (user)", filepath.Join(home, ".cursor", "mcp.json"), config.Options{}},
@@ -51,6 +53,7 @@ func importLocations(dir, home, goos string, getenv func(string) string) []hostF
 		{"Windsurf", filepath.Join(home, ".codeium", "windsurf", "mcp_config.json"), config.Options{}},
 		{"Gemini CLI (user)", filepath.Join(home, ".gemini", "settings.json"), gemini},
 		{"Codex", filepath.Join(codex, "config.toml"), config.Options{}},
+		{"Crush (user)", filepath.Join(home, ".config", "crush", "crush.json"), config.Options{}},
 	}
 	// In the home directory the project files are the user's: read once.
 	var out []hostFile
@@ -85,7 +88,8 @@ and this directory's local scope), Cursor (.cursor/mcp.json and
 ~/.cursor/mcp.json), VS Code (.vscode/mcp.json, .vscode/settings.json, and
 the user mcp.json and settings.json), Gemini CLI (.gemini/settings.json and
 ~/.gemini/settings.json), Claude Desktop, Windsurf
-(~/.codeium/windsurf/mcp_config.json) and Codex (~/.codex/config.toml).
+(~/.codeium/windsurf/mcp_config.json), Codex (~/.codex/config.toml) and
+Crush (.crush.json, crush.json and ~/.config/crush/crush.json).
 At a terminal tai asks which servers to offer; --name picks them instead.
 Servers already registered under the same name are skipped.`,
 		Args: cobra.MaximumNArgs(1),
