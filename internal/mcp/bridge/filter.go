@@ -85,8 +85,8 @@ func (b *Bridge) SetFilter(ctx context.Context, server, kind string, names []str
 	if !ok {
 		return nil, fmt.Errorf("no MCP server named %q; see `tai mcp list`", server)
 	}
-	if len(names) == 0 {
-		return nil, fmt.Errorf("name at least one %s of %s", kind, server)
+	if len(names) == 0 || slices.Contains(names, "") {
+		return nil, fmt.Errorf("name at least one %s of %s, and no empty name", kind, server)
 	}
 	if kind == vault.FilterTool {
 		if names, err = b.cachedTools(ctx, server, names); err != nil {

@@ -184,6 +184,9 @@ func TestFilter_PromptsAndResources(t *testing.T) {
 	if !f.b.Allowed("fake", vault.FilterPrompt, "greet") {
 		t.Error("an enabled prompt is withheld")
 	}
+	if _, err := f.b.SetFilter(ctx, "fake", vault.FilterPrompt, []string{"x", ""}, false); err == nil || !f.b.Allowed("fake", vault.FilterPrompt, "x") {
+		t.Errorf("an empty name: err = %v, and x withheld: %v", err, !f.b.Allowed("fake", vault.FilterPrompt, "x"))
+	}
 }
 
 // askRecorder approves safe calls, as the approval policy does, and
