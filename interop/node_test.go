@@ -50,6 +50,15 @@ func TestEverything_Stdio(t *testing.T) {
 }
 
 func TestEverything_StreamableHTTP(t *testing.T) {
+	url, ready := startEverythingHTTP(t)
+	c := connectHTTP(t, url, ready)
+	checkEverything(t, c)
+}
+
+// startEverythingHTTP starts server-everything over Streamable HTTP and
+// returns its URL and a channel closed once it listens.
+func startEverythingHTTP(t *testing.T) (string, <-chan struct{}) {
+	t.Helper()
 	requireLoopbackNamespace(t)
 	entry := nodeServer(t, "server-everything")
 	port := freePort(t)
@@ -78,8 +87,7 @@ func TestEverything_StreamableHTTP(t *testing.T) {
 		for sc.Scan() {
 		}
 	}()
-	c := connectHTTP(t, fmt.Sprintf("http://127.0.0.1:%d/mcp", port), ready)
-	checkEverything(t, c)
+	return fmt.Sprintf("http://127.0.0.1:%d/mcp", port), ready
 }
 
 func TestFilesystem_Stdio(t *testing.T) {

@@ -56,7 +56,7 @@ func checkStatelessServer(t *testing.T, add ...string) {
 	if out, code := tryTai(t, home, append([]string{"mcp", "add"}, add...)...); code != 0 || !strings.Contains(out, "registered MCP server ts2") {
 		t.Fatalf("tai mcp add (exit %d):\n%s", code, out)
 	}
-	if out, _ := tryTai(t, home, "mcp", "list"); !regexp.MustCompile(`(?m)^ts2 +\S+ +2026-07-28 +default +2 `).MatchString(out) {
+	if out, _ := tryTai(t, home, "mcp", "list"); !regexp.MustCompile(`(?m)^ts2 +\S+ +2026-07-28 +default +3 `).MatchString(out) {
 		t.Errorf("tai mcp list does not show the stateless era:\n%s", out)
 	}
 	if out, code := tryTai(t, home, "mcp", "call", "ts2", "echo", `{"message":"hi ü"}`, "--yes"); code != 0 || !strings.Contains(out, "Echo: hi ü") {
@@ -70,13 +70,19 @@ func checkStatelessServer(t *testing.T, add ...string) {
 	}
 }
 
-func TestTS2StatelessServer_HTTP(t *testing.T) {
+// startTS2HTTP starts ts2/server.mjs over HTTP and returns its URL.
+func startTS2HTTP(t *testing.T) string {
+	t.Helper()
 	cmd := exec.Command(node22(t), ts2(t, "server.mjs"), "http")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := startLine(t, cmd, out, regexp.MustCompile(`^(http://\S+)$`))
+	return startLine(t, cmd, out, regexp.MustCompile(`^(http://\S+)$`))
+}
+
+func TestTS2StatelessServer_HTTP(t *testing.T) {
+	url := startTS2HTTP(t)
 	checkStatelessServer(t, "--name", "ts2", url, "--yes", "--enable")
 	// The server refuses initialize: a client that only knew the session
 	// era would fail on it (tai's own client, remembering that era,

@@ -3,6 +3,7 @@ package client
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -246,13 +247,30 @@ func (t *httpTransport) answered(m *wire.Message, err error) bool {
 }
 
 // setRequestHeaders adds the stateless era's request headers, which
-// mirror the body for intermediaries: Mcp-Method on every message, and on
+// mirror the body for intermediaries: Mcp-Method on every message,
+// Mcp-Name on prompts/get (the prompt) and resources/read (the URI), and on
 // tools/call Mcp-Name and an Mcp-Param header for each argument the tool's
 // x-mcp-header annotations name (values base64 between sentinels when
 // they are not plain ASCII).
 func (t *httpTransport) setRequestHeaders(h http.Header, m *wire.Message) {
 	h.Set(wire.HeaderMethod, m.Method)
-	if m.Method != wire.MethodToolsCall {
+	switch m.Method {
+	case wire.MethodPromptsGet:
+		var p struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil {
+			h.Set(wire.HeaderName, wire.HeaderValue(p.Name))
+		}
+		return
+	case wire.MethodResourcesRead:
+		var p wire.ResourceParams
+		if json.Unmarshal(m.Params, &p) == nil {
+			h.Set(wire.HeaderName, wire.HeaderValue(p.URI))
+		}
+		return
+	case wire.MethodToolsCall:
+	default:
 		return
 	}
 	var p wire.CallToolParams
