@@ -93,6 +93,9 @@ func (t *turn) runCall(ctx context.Context, c llm.ToolCall) (llm.Message, string
 	if a.Approver != nil {
 		via.Approver = a.Approver
 	}
+	ctx = tools.WithProgress(ctx, func(p tools.Progress) {
+		t.emit(Event{Type: EventProgress, CallID: c.ID, Tool: c.Name, Server: p.Server, Text: p.Message, Progress: &p.Done, Total: p.Total})
+	})
 	o, err := tools.Invoke(ctx, tl, tools.Call{ID: c.ID, Args: json.RawMessage(c.Arguments), Env: a.Env}, via)
 	t.emit(Event{Type: EventWaiting})
 	if errors.Is(err, tools.ErrApproval) && ctx.Err() != nil {

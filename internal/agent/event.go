@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"tai/internal/llm"
+	"tai/internal/tools"
 )
 
 // EventType names what an Event reports. The names are also the "type" of
@@ -23,6 +24,10 @@ const (
 	// EventWaiting marks the start (Busy true) and end (Busy false) of a wait
 	// on the model or on a long tool, for spinners.
 	EventWaiting EventType = "waiting"
+	// EventProgress is how far a running tool call has come, as its MCP
+	// server reports it (Server, Text the server's message, Progress and
+	// Total), for a line replaced in place; at most ten a second per call.
+	EventProgress EventType = "progress"
 	// EventUsage reports one model call's tokens (Usage) and the size of
 	// the conversation after it (Context).
 	EventUsage EventType = "usage"
@@ -47,6 +52,12 @@ type Event struct {
 	Busy  bool   `json:"busy,omitempty"`
 	Label string `json:"label,omitempty"`
 
+	// Progress of a call: its server and how far it has come, of Total
+	// when that is known (above 0).
+	Server   string   `json:"server,omitempty"`
+	Progress *float64 `json:"progress,omitempty"`
+	Total    float64  `json:"total,omitempty"`
+
 	// Final.
 	Steps   int    `json:"steps,omitempty"`
 	Partial bool   `json:"partial,omitempty"`
@@ -56,4 +67,13 @@ type Event struct {
 	// Context is the conversation's size in tokens after the call.
 	Usage   *llm.Usage `json:"usage,omitempty"`
 	Context int        `json:"context_tokens,omitempty"`
+}
+
+// Report is a progress event's report.
+func (e Event) Report() tools.Progress {
+	p := tools.Progress{Server: e.Server, Message: e.Text, Total: e.Total}
+	if e.Progress != nil {
+		p.Done = *e.Progress
+	}
+	return p
 }

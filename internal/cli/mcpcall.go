@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -39,9 +40,11 @@ SERVER --enable TOOL offers it), 2 a usage, protocol or transport failure.`,
 			}
 			defer b.Close()
 			t := b.BridgedTool(ctx, args[0], args[1])
+			ctx, done := a.callProgress(ctx)
 			env := &tools.Env{Store: a.store, Profile: b.Profile, Dir: b.Dir, Approval: ap.Mode}
 			res, err := tools.Invoke(ctx, t, tools.Call{Args: raw, Env: env},
 				tools.Via{Origin: vault.OriginCLI, Approver: ap})
+			done()
 			switch {
 			case errors.Is(err, tools.ErrApproval):
 				return err
@@ -55,7 +58,7 @@ SERVER --enable TOOL offers it), 2 a usage, protocol or transport failure.`,
 				return withCode(ExitUsage, errors.New(res.Text))
 			}
 			if *a.mcpJSON {
-				if err := printJSON(a.Stdout, map[string]any{"isError": res.IsError, "text": res.Text}); err != nil {
+				if err := printJSON(a.Stdout, map[string]any{"type": "result", "isError": res.IsError, "text": res.Text}); err != nil {
 					return err
 				}
 			} else {
@@ -67,4 +70,19 @@ SERVER --enable TOOL offers it), 2 a usage, protocol or transport failure.`,
 			return nil
 		},
 	}
+}
+
+// callProgress shows a call's progress: with --json a {"type":"progress"}
+// line on stdout each, at a terminal a live line on stderr. done clears
+// the line once the call ended.
+func (a *App) callProgress(ctx context.Context) (context.Context, func()) {
+	if *a.mcpJSON {
+		out := &jsonLines{enc: json.NewEncoder(a.Stdout)}
+		return tools.WithProgress(ctx, func(p tools.Progress) { out.write(progressEvent(p)) }), func() {}
+	}
+	live := a.progressLine()
+	if live == nil {
+		return ctx, func() {}
+	}
+	return tools.WithProgress(ctx, live.show), live.clear
 }

@@ -25,10 +25,10 @@ func (a *App) oneShot(ctx context.Context, prompt string, o chatOptions) error {
 	defer c.Close()
 	var render func(agent.Event)
 	if a.flags.json {
-		enc := json.NewEncoder(a.Stdout)
+		out := &jsonLines{enc: json.NewEncoder(a.Stdout)}
 		render = func(e agent.Event) {
 			if e.Type != agent.EventWaiting {
-				enc.Encode(e)
+				out.write(e)
 			}
 		}
 	} else {
@@ -55,6 +55,7 @@ func (a *App) oneShot(ctx context.Context, prompt string, o chatOptions) error {
 // written.
 func (a *App) plainRenderer() func(agent.Event) {
 	endsWithNewline := true
+	live := a.progressLine()
 	var md *repl.Markdown
 	if f, ok := a.Stdout.(*os.File); ok && a.IsTerminal(f) && a.Getenv("NO_COLOR") == "" && a.Getenv("TERM") != "dumb" {
 		md = repl.NewMarkdown(a.Stdout, func() int {
@@ -66,6 +67,11 @@ func (a *App) plainRenderer() func(agent.Event) {
 		})
 	}
 	return func(e agent.Event) {
+		if e.Type == agent.EventProgress {
+			live.show(e.Report())
+			return
+		}
+		live.clear()
 		if md != nil && e.Type != agent.EventText && e.Type != agent.EventWaiting {
 			md.Flush()
 		}

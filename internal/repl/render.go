@@ -45,6 +45,8 @@ func (s *screen) event(e agent.Event) {
 			s.stopSpinner()
 			s.mu.Unlock()
 		}
+	case agent.EventProgress:
+		s.spinnerDetail(e.Report().Line())
 	case agent.EventFinal:
 		s.endLine()
 	}

@@ -16,10 +16,12 @@ const spinnerTick = 100 * time.Millisecond
 // write erases it first, and the next tick draws it again below.
 type spinner struct {
 	label string
-	start time.Time
-	frame int
-	shown bool
-	stop  chan struct{}
+	// detail is the running call's progress, "" before any.
+	detail string
+	start  time.Time
+	frame  int
+	shown  bool
+	stop   chan struct{}
 }
 
 // startSpinner shows label with a spinner until stopSpinner or endLine;
@@ -33,12 +35,23 @@ func (s *screen) startSpinner(label string) {
 		return
 	}
 	if s.spin != nil {
-		s.spin.label = label
+		s.spin.label, s.spin.detail = label, ""
 		return
 	}
 	sp := &spinner{label: label, start: time.Now(), stop: make(chan struct{})}
 	s.spin = sp
 	go s.tick(sp)
+}
+
+// spinnerDetail shows a running call's progress on the spinner's line,
+// drawn at the next tick (so a flood of progress draws ten times a second
+// at most); the spinner's end clears it.
+func (s *screen) spinnerDetail(detail string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.spin != nil {
+		s.spin.detail = detail
+	}
 }
 
 func (s *screen) tick(sp *spinner) {
@@ -79,7 +92,11 @@ func (s *screen) drawSpinner() {
 		// Text is mid-line (a streamed answer); wait for a fresh line.
 		return
 	}
-	line := fmt.Sprintf("%s %s… %s· Ctrl-C to cancel", spinnerFrames[sp.frame%len(spinnerFrames)], sp.label, elapsed(time.Since(sp.start)))
+	detail := ""
+	if sp.detail != "" {
+		detail = sp.detail + " · "
+	}
+	line := fmt.Sprintf("%s %s… %s· %sCtrl-C to cancel", spinnerFrames[sp.frame%len(spinnerFrames)], sp.label, elapsed(time.Since(sp.start)), detail)
 	line = s.fit(line)
 	if s.color {
 		line = sgr[dim] + line + reset

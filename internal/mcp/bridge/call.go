@@ -82,7 +82,9 @@ func (b *Bridge) callOnce(ctx context.Context, server, tool string, args json.Ra
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage("{}")
 	}
+	ctx, stop := withProgress(ctx, server)
 	r, err := c.c.CallTool(ctx, tool, args)
+	stop()
 	if err != nil {
 		if errors.Is(err, client.ErrLost) || errors.Is(err, client.ErrClosed) {
 			b.drop(server, c)

@@ -4,7 +4,9 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
+	"time"
 
 	"tai/internal/mcp/wire"
 )
@@ -30,7 +32,8 @@ var BigResourceSize = wire.ResourceMax + 1
 //	completion/complete      → of alice, albert, bob, those that start with the value
 //	                           (for argument "name" of ref/resource: "1", "2")
 //	logging/setLevel         → {}, then one notifications/message at error
-//	tools/call "progress"    → three notifications/progress, then "done"
+//	tools/call "progress"    → three notifications/progress (or "steps" of them), then
+//	                           "done"; with "hold", only once the file it names exists
 //	tools/call "roots"       → asks roots/list and answers with the client's reply
 //	tools/call "changed"     → notifications/tools/list_changed, then "ok"
 func (s *Server) feature(m *wire.Message) bool {
@@ -140,17 +143,28 @@ func (s *Server) featureCall(m *wire.Message) bool {
 		Meta struct {
 			Token json.RawMessage `json:"progressToken"`
 		} `json:"_meta"`
+		Arguments struct {
+			Steps int    `json:"steps"`
+			Hold  string `json:"hold"`
+		} `json:"arguments"`
 	}
 	json.Unmarshal(m.Params, &p)
 	switch p.Name {
 	case "progress":
-		for i := 1; i <= 3; i++ {
-			n, _ := wire.NewNotification(wire.MethodProgress, map[string]any{"progressToken": p.Meta.Token, "progress": i, "total": 3, "message": fmt.Sprintf("step %d", i)})
+		steps := p.Arguments.Steps
+		if steps <= 0 {
+			steps = 3
+		}
+		for i := 1; i <= steps; i++ {
+			n, _ := wire.NewNotification(wire.MethodProgress, map[string]any{"progressToken": p.Meta.Token, "progress": i, "total": steps, "message": fmt.Sprintf("step %d", i)})
 			s.Send(n)
 		}
 		n, _ := wire.NewNotification(wire.MethodProgress, map[string]any{"progressToken": "nobody's", "progress": 1})
 		s.Send(n)
-		s.result(m.ID, text("done", false))
+		go func() {
+			holdFor(p.Arguments.Hold)
+			s.result(m.ID, text("done", false))
+		}()
 	case "roots":
 		s.mu.Lock()
 		s.waiting = m
@@ -181,4 +195,17 @@ func (s *Server) rootsAnswer(m *wire.Message) bool {
 		s.result(w.ID, text(string(out), false))
 	}
 	return true
+}
+
+// holdFor returns once the file at path exists (at once for ""), or
+// after a minute: a test releases a held call by creating it.
+func holdFor(path string) {
+	if path == "" {
+		return
+	}
+	for end := time.Now().Add(time.Minute); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+	}
 }

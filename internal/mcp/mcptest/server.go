@@ -44,6 +44,10 @@ const EnvGenerated = "TAI_FAKE_GENERATED"
 // refuses both discover and initialize with -32022.
 const EnvStateless = "TAI_FAKE_STATELESS"
 
+// EnvScript names the Script a re-executed test binary serves ("features"
+// …), beside its tools.
+const EnvScript = "TAI_FAKE_SCRIPT"
+
 // ShouldServe reports whether this process was started as the fake server.
 func ShouldServe() bool { return os.Getenv(EnvServe) == "1" }
 
@@ -65,7 +69,7 @@ func Main() {
 	if os.Getenv(envSleep) != "" {
 		select {} // the detached sleeper on Windows, which has no sleep(1)
 	}
-	s := &Server{Generated: os.Getenv(EnvGenerated)}
+	s := &Server{Generated: os.Getenv(EnvGenerated), Script: os.Getenv(EnvScript)}
 	list := []byte(os.Getenv(EnvTools))
 	if f := os.Getenv(EnvToolsFile); f != "" {
 		list, _ = os.ReadFile(f)

@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tai/internal/llm/llmtest"
+)
+
+// addFeatures registers the fake server's "features" script as server
+// feat in a new home, enabled, and returns the home.
+func addFeatures(t *testing.T) string {
+	t.Helper()
+	home := t.TempDir()
+	config := fmt.Sprintf(`{"mcpServers":{"feat":{"command":%q,"env":{"TAI_FAKE_MCP":"1","TAI_FAKE_SCRIPT":"features","TAI_FAKE_TOOLS":"[{\"name\":\"progress\",\"description\":\"reports progress\"}]"}}}}`, os.Args[0])
+	cmd := taiCmd(home, "mcp", "add", "-", "--yes", "--enable")
+	cmd.Env = append(cmd.Env, "TAI_VAULT_PASSPHRASE=")
+	cmd.Stdin = strings.NewReader(config)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("tai mcp add: %v\n%s", err, out)
+	}
+	return home
+}
+
+// A bridged call's progress is a live line at a terminal: in the REPL on
+// the spinner's line, with the server's name, its message and a bar,
+// replaced in place and gone once the call ended.
+func TestREPL_ProgressIsALiveLine(t *testing.T) {
+	home := addFeatures(t)
+	dir := t.TempDir()
+	hold := filepath.Join(dir, "release")
+	srv := llmtest.Start(t, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.Call{toolCall("mcp_feat_progress", fmt.Sprintf(`{"hold":%q}`, hold))}},
+		{Text: text("Finished.")},
+	}})
+	tm := startTerm(t, srv, dir, []string{"TAI_HOME=" + home}, "--yolo")
+	tm.waitPrompt("default", 1)
+	tm.send("go\r")
+	tm.waitFor("the progress line", func(s, cursor string) bool {
+		return strings.Contains(cursor, "running mcp_feat_progress") && strings.Contains(cursor, "feat: step 3 ██████████ 100%")
+	})
+	if err := os.WriteFile(hold, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitText(`\nFinished\.\n`)
+	tm.waitPrompt("default", 2)
+	if s := tm.screen(); strings.Contains(s, "step 3") {
+		t.Errorf("the progress line stayed on the screen:\n%s", s)
+	}
+	tm.send("/exit\r")
+	if code := tm.exitCode(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+}
+
+// In one-shot mode at a terminal the live line is drawn on stderr and
+// cleared before the answer.
+func TestOneShot_ProgressIsALiveLine(t *testing.T) {
+	home := addFeatures(t)
+	dir := t.TempDir()
+	hold := filepath.Join(dir, "release")
+	srv := llmtest.Start(t, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.Call{toolCall("mcp_feat_progress", fmt.Sprintf(`{"hold":%q}`, hold))}},
+		{Text: text("Finished.")},
+	}})
+	tm := startTerm(t, srv, dir, []string{"TAI_HOME=" + home}, "--yolo", "go")
+	tm.waitFor("the progress line", func(s, cursor string) bool {
+		return strings.Contains(cursor, "feat: step 3 ██████████ 100%")
+	})
+	if err := os.WriteFile(hold, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code := tm.exitCode(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	tm.drain()
+	if s := tm.screen(); !strings.Contains(s, "Finished.") || strings.Contains(s, "step 3") {
+		t.Errorf("want the answer and no progress left:\n%s", s)
+	}
+}
