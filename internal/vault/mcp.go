@@ -156,6 +156,8 @@ type MCPRegistration struct {
 	Tools []MCPTool
 	// Pins replaces the server's pins.
 	Pins map[string]MCPPin
+	// Prompts replaces the server's cached prompts with their pins.
+	Prompts []MCPPrompt
 	// Enable, when set, enables the server for these profiles; Disable
 	// disables it for these.
 	Enable, Disable []string
@@ -163,8 +165,8 @@ type MCPRegistration struct {
 	MaxServers int
 }
 
-// RegisterMCPServer stores a server, its tool cache, its pins and its
-// enablement in one transaction. Re-registering a name replaces it.
+// RegisterMCPServer stores a server, its tool cache, its pins, its prompts
+// and its enablement in one transaction. Re-registering a name replaces it.
 func (s *Store) RegisterMCPServer(ctx context.Context, reg MCPRegistration) error {
 	key, err := s.unlockedKey(ctx)
 	if err != nil {
@@ -206,6 +208,9 @@ func (s *Store) RegisterMCPServer(ctx context.Context, reg MCPRegistration) erro
 		if err := replaceMCPPins(ctx, tx, srv.Name, reg.Pins, now); err != nil {
 			return err
 		}
+		if err := replaceMCPPrompts(ctx, tx, srv.Name, reg.Prompts, now); err != nil {
+			return err
+		}
 		for _, p := range reg.Enable {
 			if err := setMCPEnabled(ctx, tx, srv.Name, p, true); err != nil {
 				return err
@@ -228,8 +233,8 @@ func jsonText(v any, empty string) string {
 	return string(b)
 }
 
-// RemoveMCPServer deletes a server with its profile rows, pins and cached
-// tools.
+// RemoveMCPServer deletes a server with its profile rows, pins, cached
+// tools and prompts.
 func (s *Store) RemoveMCPServer(ctx context.Context, name string) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM mcp_servers WHERE name = ?`, name)
@@ -239,7 +244,7 @@ func (s *Store) RemoveMCPServer(ctx context.Context, name string) error {
 		if n, _ := res.RowsAffected(); n == 0 {
 			return fmt.Errorf("MCP server %q: %w; see `tai mcp list`", name, ErrNotFound)
 		}
-		for _, table := range []string{"mcp_server_profiles", "mcp_tool_pins", "mcp_server_tools", "mcp_filters"} {
+		for _, table := range []string{"mcp_server_profiles", "mcp_tool_pins", "mcp_server_tools", "mcp_filters", "mcp_prompts"} {
 			if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE server = ?`, name); err != nil {
 				return classify(err)
 			}
