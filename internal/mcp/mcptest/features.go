@@ -16,6 +16,14 @@ import (
 const FeatureCaps = `{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},` +
 	`"prompts":{"listChanged":true},"completions":{},"logging":{}}`
 
+// EnvPromptsFile names a file holding more prompts for the "features"
+// script to list after greet and plain, read at every prompts/list, so a
+// test can add or redefine prompts as a server updated in place does.
+// Each is a prompt object; prompts/get of one answers its "x-messages"
+// (role and content, each {{ARG}} in a text replaced by the argument's
+// value), or one user message holding its description.
+const EnvPromptsFile = "TAI_FAKE_PROMPTS_FILE"
+
 // BigResourceSize is the size of the "features" script's test://big text.
 var BigResourceSize = wire.ResourceMax + 1
 
@@ -27,8 +35,10 @@ var BigResourceSize = wire.ResourceMax + 1
 //	resources/read           → test://a "alpha", test://b bytes 0..255, test://big past
 //	                           MCP_RESOURCE_MAX, test://item/N "item N", else -32002
 //	resources/subscribe      → {} and then notifications/resources/updated for the uri
-//	prompts/list             → greet (argument who, required) and plain
-//	prompts/get              → greet: "hello WHO" from the user; plain: one message
+//	prompts/list             → greet (argument who, required) and plain, then
+//	                           those of EnvPromptsFile
+//	prompts/get              → greet: "hello WHO" from the user; plain: one message;
+//	                           those of EnvPromptsFile as it says
 //	completion/complete      → of alice, albert, bob, those that start with the value
 //	                           (for argument "name" of ref/resource: "1", "2")
 //	logging/setLevel         → {}, then one notifications/message at error
@@ -64,13 +74,16 @@ func (s *Server) feature(m *wire.Message) bool {
 	case wire.MethodUnsubscribe:
 		s.result(m.ID, struct{}{})
 	case wire.MethodPromptsList:
-		s.result(m.ID, map[string]any{"prompts": []any{
+		s.result(m.ID, map[string]any{"prompts": append([]any{
 			map[string]any{"name": "greet", "description": "Greets someone", "arguments": []any{map[string]any{"name": "who", "required": true}}},
 			map[string]any{"name": "plain"},
-		}})
+		}, filePrompts()...)})
 	case wire.MethodPromptsGet:
 		var p wire.GetPromptParams
 		json.Unmarshal(m.Params, &p)
+		if s.filePrompt(m.ID, p) {
+			return true
+		}
 		switch p.Name {
 		case "greet":
 			if p.Arguments["who"] == "" {
@@ -208,4 +221,39 @@ func holdFor(path string) {
 			return
 		}
 	}
+}
+
+// filePrompts are the prompts of EnvPromptsFile, none when it is unset.
+func filePrompts() []any {
+	var list []any
+	if f := os.Getenv(EnvPromptsFile); f != "" {
+		b, _ := os.ReadFile(f)
+		json.Unmarshal(b, &list)
+	}
+	return list
+}
+
+// filePrompt answers prompts/get of a prompt of EnvPromptsFile, and
+// reports whether p named one.
+func (s *Server) filePrompt(id wire.ID, p wire.GetPromptParams) bool {
+	for _, it := range filePrompts() {
+		def, _ := it.(map[string]any)
+		if def["name"] != p.Name {
+			continue
+		}
+		msgs, ok := def["x-messages"].([]any)
+		if !ok {
+			desc, _ := def["description"].(string)
+			msgs = []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": desc}}}
+		}
+		b, _ := json.Marshal(msgs)
+		text := string(b)
+		for k, v := range p.Arguments {
+			v, _ := json.Marshal(v)
+			text = strings.ReplaceAll(text, "{{"+k+"}}", strings.Trim(string(v), `"`))
+		}
+		s.result(id, map[string]any{"messages": json.RawMessage(text)})
+		return true
+	}
+	return false
 }
