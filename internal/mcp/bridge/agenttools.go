@@ -187,6 +187,13 @@ func FormatAdded(added []Added, profile string) string {
 		for _, t := range a.Tools {
 			fmt.Fprintf(&sb, "  %s: %s\n", printable(t.Name, 64), tools.Summary(t.Description, 120))
 		}
+		if len(a.Prompts) > 0 {
+			var names []string
+			for _, p := range uniquePrompts(a.Prompts) {
+				names = append(names, printable(p.Name, 64))
+			}
+			fmt.Fprintf(&sb, "  prompts: %s\n", strings.Join(names, ", "))
+		}
 		for _, n := range a.Notes {
 			fmt.Fprintf(&sb, "  note: %s\n", printable(n, 200))
 		}

@@ -89,14 +89,19 @@ func (b *Bridge) client(ctx context.Context, server string) (*conn, error) {
 	var d Drift
 	c.c, _, d, c.err = b.dial(ctx, server)
 	close(c.ready)
-	if n := driftNotice(server, d); n != "" && b.Notice != nil {
-		b.Notice(textsafe.Visible(n))
-	}
+	b.notice(driftNotice(server, d))
 	if c.err != nil {
 		b.drop(server, c)
 		return nil, c.err
 	}
 	return c, nil
+}
+
+// notice tells the person n, shown visibly, unless it is empty.
+func (b *Bridge) notice(n string) {
+	if n != "" && b.Notice != nil {
+		b.Notice(textsafe.Visible(n))
+	}
 }
 
 // drop forgets a connection (after a failure or when idle) and closes it.
@@ -180,6 +185,9 @@ func (b *Bridge) dial(ctx context.Context, server string) (*client.Client, []wir
 	if err != nil {
 		c.Close()
 		return nil, nil, Drift{}, err
+	}
+	if d.Prompts, err = b.listPrompts(ctx, server, c); err != nil {
+		c.Note("listing the prompts failed; the cached prompts stay as they were: " + err.Error())
 	}
 	return c, listed, d, nil
 }
@@ -277,7 +285,7 @@ func (b *Bridge) reconsent(ctx context.Context, srv vault.MCPServer, x config.Ex
 	if srv.Transport == config.HTTP {
 		what = "the URL"
 	}
-	if b.Confirm == nil {
+	if b.Confirm == nil || unasked(ctx) {
 		return fmt.Errorf("MCP server %s: %s it would run changed since it was approved; approve it again with `tai mcp add %s` in a terminal: %w",
 			srv.Name, what, srv.Name, ErrNotConsented)
 	}

@@ -164,18 +164,35 @@ func (p *progress) end() {
 	}
 }
 
+// firstListing is what a registration's first start found.
+type firstListing struct {
+	tools   []wire.Tool
+	prompts []wire.Prompt
+	// promptErr is why listing the prompts failed; the server is stored
+	// without them, and its next start lists them.
+	promptErr error
+	era       string
+}
+
 // probeFirst is a registration's first start: probe within the first-start
 // allowance, showing progress, and saying where the time went when it
-// runs out.
-func (b *Bridge) probeFirst(ctx context.Context, x config.Expanded, e config.Entry) ([]wire.Tool, string, error) {
+// runs out. It lists the tools, and the prompts of a server that declared
+// them.
+func (b *Bridge) probeFirst(ctx context.Context, x config.Expanded, e config.Entry) (firstListing, error) {
 	d, capName := b.firstStart(e)
 	stop := b.waiting(e)
 	defer stop()
 	c, err := client.Connect(ctx, b.options(b.transport(x), e.Name, d, capName))
 	if err != nil {
-		return nil, "", firstStartError(e, err)
+		return firstListing{}, firstStartError(e, err)
 	}
 	defer c.Close()
-	listed, err := listTools(ctx, c)
-	return listed, c.Era().Name, err
+	l := firstListing{era: c.Era().Name}
+	if l.tools, err = listTools(ctx, c); err != nil {
+		return l, err
+	}
+	if wire.Declared(c.Server().Capabilities.Prompts) {
+		l.prompts, l.promptErr = c.ListPrompts(ctx)
+	}
+	return l, nil
 }

@@ -75,6 +75,8 @@ type Drift struct {
 	// Accepted are the changed tools a server under PinNotify had pinned
 	// as they are now, each with the diff shown in its notice.
 	Accepted []PendingTool
+	// Prompts is what the fresh prompts/list changed.
+	Prompts PromptDrift
 }
 
 // Withheld reports whether the refresh left tools awaiting approval.
@@ -269,6 +271,8 @@ func driftNotice(server string, d Drift) string {
 		if len(d.Changed) > 0 {
 			fmt.Fprintf(&b, " (a server whose definitions change on every start can be set to accept them: `tai mcp pins %s notify`)", server)
 		}
+		b.WriteString("\n")
 	}
+	b.WriteString(promptNotice(server, d.Prompts))
 	return strings.TrimRight(b.String(), "\n")
 }

@@ -37,6 +37,7 @@ type AddRequest struct {
 type Added struct {
 	Name    string
 	Tools   []wire.Tool
+	Prompts []wire.Prompt
 	Enabled bool
 	// NeedsLogin is set when the server answered 401: it is stored
 	// disabled, without tools, until `tai mcp login NAME`.
@@ -254,7 +255,8 @@ func (b *Bridge) register(ctx context.Context, e config.Entry, req AddRequest, c
 		enable = *e.Enabled
 	}
 	a := Added{Name: e.Name, Notes: e.Notes}
-	listed, era, err := b.probeFirst(ctx, x, e)
+	l, err := b.probeFirst(ctx, x, e)
+	listed, era := l.tools, l.era
 	if isUnauthorized(err) {
 		// 401 at initialize or only at tools/list: stored without tools.
 		if hasAuthHeader(x.Entry.Headers) {
@@ -275,6 +277,10 @@ func (b *Bridge) register(ctx context.Context, e config.Entry, req AddRequest, c
 	srv.PinPolicy = req.PinPolicy
 	srv.Era = era
 	reg := Registration(srv, listed)
+	reg.Prompts = pinnedPrompts(e.Name, l.prompts)
+	if l.promptErr != nil {
+		a.Notes = append(a.Notes, fmt.Sprintf("listing its prompts failed (%v); they are listed at its next start and withheld until you approve them", l.promptErr))
+	}
 	if enable {
 		reg.Enable = []string{b.Profile}
 	} else {
@@ -283,7 +289,7 @@ func (b *Bridge) register(ctx context.Context, e config.Entry, req AddRequest, c
 	if err := b.Store.RegisterMCPServer(ctx, reg); err != nil {
 		return Added{}, err
 	}
-	a.Tools, a.Enabled = listed, enable
+	a.Tools, a.Prompts, a.Enabled = listed, l.prompts, enable
 	return a, nil
 }
 
