@@ -21,7 +21,7 @@ import (
 // anything: one whose launch changed since it was approved is refused.
 // When ctx ends first, the start goes on for the next call.
 func (b *Bridge) Complete(ctx context.Context, server string, ref wire.CompletionRef, arg, value string, given map[string]string) ([]string, error) {
-	if err := b.check(ctx, server, "", false); err != nil {
+	if err := b.usable(ctx, server); err != nil {
 		return nil, err
 	}
 	if ref.Type == RefPrompt {

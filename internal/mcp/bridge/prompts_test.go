@@ -243,3 +243,46 @@ func TestPrompts_CompletionDoesNotWaitForAStart(t *testing.T) {
 		t.Fatalf("the next completion: %v (-want +got):\n%s", err, diff)
 	}
 }
+
+// A prompt a filter of the profile disables is neither run nor completed,
+// and a server's pasted allow list, which is about tools, leaves its
+// prompts alone.
+func TestPrompts_FilteredPromptIsRefused(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.promptServer(t, "fake", `[]`)
+	srv, _ := f.store.MCPServer(ctx, "fake")
+	srv.Allow = []string{"echo"}
+	f.store.RegisterMCPServer(ctx, vault.MCPRegistration{Server: srv, Tools: mustTools(t, f, "fake"), Prompts: mustPrompts(t, f, "fake")})
+	if _, err := f.b.GetPrompt(ctx, "fake", "plain", nil); err != nil {
+		t.Fatalf("a prompt of a server with an allow list of tools: %v", err)
+	}
+	if _, err := f.b.SetFilter(ctx, "fake", vault.FilterPrompt, []string{"greet"}, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.b.GetPrompt(ctx, "fake", "greet", []string{"ada"}); !errors.Is(err, ErrFiltered) || !strings.Contains(err.Error(), "prompt greet of MCP server fake is disabled for profile default") {
+		t.Fatalf("a disabled prompt: %v", err)
+	}
+	if _, err := f.b.CompletePrompt(ctx, "fake", "greet", nil, "a"); !errors.Is(err, ErrFiltered) {
+		t.Fatalf("completing a disabled prompt: %v", err)
+	}
+	if ps, _ := f.b.Prompts(ctx, "fake"); ps[0].Runnable() || !ps[0].Disabled {
+		t.Fatalf("listing %+v", ps[0])
+	}
+}
+
+func mustTools(t *testing.T, f *fixture, server string) []vault.MCPTool {
+	tl, err := f.store.MCPTools(context.Background(), server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tl
+}
+
+func mustPrompts(t *testing.T, f *fixture, server string) []vault.MCPPrompt {
+	ps, err := f.store.MCPPrompts(context.Background(), server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"tai/internal/mcp/wire"
+	"tai/internal/vault"
 )
 
 // PromptInfo describes one cached prompt of a server.
@@ -19,13 +20,32 @@ type PromptInfo struct {
 	Arguments   []wire.PromptArgument `json:"arguments,omitempty"`
 	// State is "approved", "new: awaiting approval" or "changed: awaiting
 	// approval".
-	State   string `json:"state"`
-	Enabled bool   `json:"enabled"`
+	State string `json:"state"`
+	// Enabled is set when its server is enabled for the profile;
+	// Disabled when a filter of the profile withholds the prompt.
+	Enabled  bool `json:"enabled"`
+	Disabled bool `json:"disabled,omitempty"`
 }
 
 // Runnable reports whether the prompt may be run: approved, of a server
-// enabled for the profile.
-func (p PromptInfo) Runnable() bool { return p.Enabled && p.State == promptApproved }
+// enabled for the profile, and not disabled there.
+func (p PromptInfo) Runnable() bool { return p.Enabled && !p.Disabled && p.State == promptApproved }
+
+// usable refuses a server that is not registered or not enabled for the
+// profile.
+func (b *Bridge) usable(ctx context.Context, server string) error {
+	v, err := b.current(ctx)
+	if err != nil {
+		return err
+	}
+	if _, ok := v.servers[server]; !ok {
+		return &UnavailableError{Msg: fmt.Sprintf("no MCP server named %q; see `tai mcp list`", server)}
+	}
+	if !v.enabled[server] {
+		return &UnavailableError{Msg: fmt.Sprintf("MCP server %s is not enabled for profile %s; run `tai mcp enable %s`", server, b.Profile, server)}
+	}
+	return nil
+}
 
 const promptApproved = "approved"
 
@@ -59,7 +79,7 @@ func (b *Bridge) Prompts(ctx context.Context, server string) ([]PromptInfo, erro
 			state = pendingChanged + ": awaiting approval"
 		}
 		out = append(out, PromptInfo{Server: c.Server, Name: c.Prompt, Title: p.Title, Description: p.Description,
-			Arguments: p.Arguments, State: state, Enabled: v.enabled[c.Server]})
+			Arguments: p.Arguments, State: state, Enabled: v.enabled[c.Server], Disabled: !b.Allowed(c.Server, vault.FilterPrompt, c.Prompt)})
 	}
 	return out, nil
 }
@@ -68,7 +88,7 @@ func (b *Bridge) Prompts(ctx context.Context, server string) ([]PromptInfo, erro
 // the prompt is not cached and listed is false (the server, once started,
 // may list it); with listed set, a prompt not cached is an error.
 func (b *Bridge) prompt(ctx context.Context, server, name string, listed bool) (*PromptInfo, error) {
-	if err := b.check(ctx, server, "", false); err != nil {
+	if err := b.usable(ctx, server); err != nil {
 		return nil, err
 	}
 	all, err := b.Prompts(ctx, server)
@@ -80,11 +100,13 @@ func (b *Bridge) prompt(ctx context.Context, server, name string, listed bool) (
 	case i < 0 && !listed:
 		return nil, nil
 	case i < 0 && len(all) == 0:
-		return nil, &UnavailableError{fmt.Sprintf("MCP server %s offers no prompts", server)}
+		return nil, &UnavailableError{Msg: fmt.Sprintf("MCP server %s offers no prompts", server)}
 	case i < 0:
-		return nil, &UnavailableError{fmt.Sprintf("MCP server %s has no prompt %q; `tai mcp prompts %s` lists them", server, name, server)}
+		return nil, &UnavailableError{Msg: fmt.Sprintf("MCP server %s has no prompt %q; `tai mcp prompts %s` lists them", server, name, server)}
+	case all[i].Disabled:
+		return nil, &UnavailableError{Msg: fmt.Sprintf("prompt %s of MCP server %s is disabled for profile %s", name, server, b.Profile), Err: ErrFiltered}
 	case all[i].State != promptApproved:
-		return nil, &UnavailableError{fmt.Sprintf("prompt %s of MCP server %s is %s and withheld until you review it with `tai mcp prompts %s --approve`",
+		return nil, &UnavailableError{Msg: fmt.Sprintf("prompt %s of MCP server %s is %s and withheld until you review it with `tai mcp prompts %s --approve`",
 			name, server, strings.TrimSuffix(all[i].State, ": awaiting approval"), server)}
 	}
 	return &all[i], nil
