@@ -54,6 +54,11 @@ type Options struct {
 	// server that declared logging for: logging/setLevel after the
 	// session-era handshake, _meta on every stateless-era request.
 	LogLevel string
+	// Ask answers a server's elicitations (when Elicit is set, tai
+	// declares elicitation, form and URL) and sampling requests (when
+	// Sample is set, tai declares sampling), in either era.
+	Ask            Asking
+	Elicit, Sample bool
 }
 
 // Client is one live connection to an MCP server. Its methods may be called
@@ -87,6 +92,10 @@ type Client struct {
 	roots    func() []wire.Root
 	onNotify func(string, json.RawMessage)
 	logLevel string
+	ask      Asking
+	elicits  bool
+	samples  bool
+	holding  int // server questions being answered by a person
 	// progress holds the long requests in flight by their progress
 	// token as JSON; nextToken numbers the tokens.
 	progress  map[string]*inflight
@@ -125,6 +134,9 @@ func Connect(ctx context.Context, opts Options) (*Client, error) {
 		roots:       opts.Roots,
 		onNotify:    opts.Notify,
 		logLevel:    opts.LogLevel,
+		ask:         opts.Ask,
+		elicits:     opts.Elicit,
+		samples:     opts.Sample,
 	}
 	c.stopCtx, c.stop = context.WithCancel(context.Background())
 	ctx, cancel := context.WithTimeoutCause(ctx, connectTimeout,

@@ -43,8 +43,8 @@ func (c *Client) resolve(id wire.ID, r reply) bool {
 }
 
 // answer replies to a server's request off the reading goroutine: ping
-// gets {}, roots/list the workspace when tai declared roots, anything
-// else -32601.
+// gets {}, roots/list, elicitation and sampling what asked answers,
+// anything else -32601.
 func (c *Client) answer(req *wire.Message) {
 	c.mu.Lock()
 	if c.closed {
@@ -56,25 +56,12 @@ func (c *Client) answer(req *wire.Message) {
 	go func() {
 		defer c.answers.Done()
 		var out *wire.Message
-		switch req.Method {
-		case wire.MethodPing:
+		if req.Method == wire.MethodPing {
 			out = &wire.Message{ID: req.ID, Result: []byte("{}")}
-		case wire.MethodRootsList:
-			res, rerr := c.listRoots()
-			if rerr == nil {
-				var err error
-				if out, err = wire.NewResult(req.ID, res); err != nil {
-					rerr = &wire.Error{Code: wire.CodeInternalError, Message: err.Error()}
-				}
-			}
-			if rerr != nil {
-				out = wire.NewErrorResponse(req.ID, rerr)
-			}
-		default:
-			out = wire.NewErrorResponse(req.ID, &wire.Error{
-				Code:    wire.CodeMethodNotFound,
-				Message: "method not found: " + wire.Printable(req.Method, 60),
-			})
+		} else if res, werr := c.asked(c.stopCtx, req.Method, req.Params); werr != nil {
+			out = wire.NewErrorResponse(req.ID, werr)
+		} else {
+			out = &wire.Message{ID: req.ID, Result: res}
 		}
 		ctx, cancel := context.WithTimeout(c.stopCtx, c.callTimeout)
 		defer cancel()

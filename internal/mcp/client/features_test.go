@@ -172,17 +172,17 @@ func TestFeatures_ProgressReachesItsCall(t *testing.T) {
 
 func TestFeatures_ProgressResetsTheIdleTimeout(t *testing.T) {
 	c := connect(t, "", Options{Transport: inMemory(t, "features"), CallTimeout: time.Hour})
-	ctx, touch, stop := c.idleTimeout(context.Background(), "x")
-	defer stop()
+	ctx, idle := c.idleTimeout(context.Background(), "x")
+	defer idle.stop()
 	// The timer is an hour: touching it must leave the request running,
 	// and it must still end at the idle limit when nothing comes.
-	touch()
+	idle.touch()
 	if ctx.Err() != nil {
 		t.Fatal("touched request ended")
 	}
 	c.callTimeout = time.Millisecond
-	ctx2, _, stop2 := c.idleTimeout(context.Background(), "y")
-	defer stop2()
+	ctx2, idle2 := c.idleTimeout(context.Background(), "y")
+	defer idle2.stop()
 	<-ctx2.Done()
 	var te *TimeoutError
 	if !errors.As(context.Cause(ctx2), &te) || te.Cap != "MCP_CALL_TIMEOUT" {

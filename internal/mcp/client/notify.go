@@ -34,7 +34,8 @@ func WithProgress(ctx context.Context, fn func(wire.ProgressParams)) context.Con
 // goes, and how it pushes its idle deadline back.
 type inflight struct {
 	report func(wire.ProgressParams)
-	touch  func()
+	touch  func() // pushes the idle limit back (restarts a held timer)
+	hold   func() // stops the idle timer while a person answers the server
 }
 
 // longRequest sends a request that may take long: it carries a progress
@@ -44,43 +45,76 @@ type inflight struct {
 func (c *Client) longRequest(ctx context.Context, method, subject string, params, out any) error {
 	what := method + " " + wire.Printable(subject, 64)
 	report, _ := ctx.Value(progressKey{}).(func(wire.ProgressParams))
-	ctx, touch, stop := c.idleTimeout(ctx, what)
-	defer stop()
+	ctx, idle := c.idleTimeout(ctx, what)
+	defer idle.stop()
 	token := "tai-" + strconv.FormatInt(c.nextToken.Add(1), 10)
 	key := strconv.Quote(token)
 	c.mu.Lock()
-	c.progress[key] = &inflight{report: report, touch: touch}
+	c.progress[key] = &inflight{report: report, touch: idle.touch, hold: idle.hold}
+	if c.holding > 0 {
+		idle.hold()
+	}
 	c.mu.Unlock()
 	defer func() {
 		c.mu.Lock()
 		delete(c.progress, key)
 		c.mu.Unlock()
 	}()
-	id, err := c.send(ctx, method, params, map[string]any{wire.MetaProgressToken: token}, out)
-	if err != nil && ctx.Err() != nil {
-		c.cancelRequest(id, err)
+	// A stateless-era server may answer input_required: tai answers its
+	// questions and sends the request again, with a new id, at most
+	// maxInputRounds times.
+	for round := 0; ; round++ {
+		var raw json.RawMessage
+		id, err := c.send(ctx, method, params, map[string]any{wire.MetaProgressToken: token}, &raw)
+		if err != nil {
+			if ctx.Err() != nil {
+				c.cancelRequest(id, err)
+			}
+			return err
+		}
+		retry, err := c.answerInput(ctx, method, params, raw)
+		if err != nil {
+			return err
+		}
+		if retry == nil {
+			if err := json.Unmarshal(raw, out); err != nil {
+				return fmt.Errorf("%s: reading the result: %w", method, err)
+			}
+			return nil
+		}
+		if round+1 >= maxInputRounds {
+			return &InputError{Method: method, Why: fmt.Sprintf("it asked again after %d rounds", maxInputRounds)}
+		}
+		params = retry
+		idle.touch()
 	}
-	return err
+}
+
+// idle is the idle limit of one long request.
+type idle struct {
+	touch, hold, stop func()
 }
 
 // idleTimeout bounds a long request: it fails with a *TimeoutError once
 // the call timeout passes without touch being called, or once
 // MCP_CALL_MAX_TOTAL passed since it began, whichever comes first.
-func (c *Client) idleTimeout(ctx context.Context, what string) (context.Context, func(), func()) {
+func (c *Client) idleTimeout(ctx context.Context, what string) (context.Context, idle) {
 	ctx, cancelTotal := context.WithTimeoutCause(ctx, wire.CallMaxTotal,
 		&TimeoutError{Method: what, After: wire.CallMaxTotal, Cap: "MCP_CALL_MAX_TOTAL"})
 	ctx, cancel := context.WithCancelCause(ctx)
-	idle := c.callTimeout
-	timer := time.AfterFunc(idle, func() {
-		cancel(&TimeoutError{Method: what, After: idle, Cap: "MCP_CALL_TIMEOUT"})
+	limit := c.callTimeout
+	timer := time.AfterFunc(limit, func() {
+		cancel(&TimeoutError{Method: what, After: limit, Cap: "MCP_CALL_TIMEOUT"})
 	})
-	touch := func() { timer.Reset(idle) }
-	stop := func() {
-		timer.Stop()
-		cancel(nil)
-		cancelTotal()
+	return ctx, idle{
+		touch: func() { timer.Reset(limit) },
+		hold:  func() { timer.Stop() },
+		stop: func() {
+			timer.Stop()
+			cancel(nil)
+			cancelTotal()
+		},
 	}
-	return ctx, touch, stop
 }
 
 // notified takes one notification from the server.
@@ -130,10 +164,18 @@ func (c *Client) noteOnce(kind, line string) {
 // capabilities is what tai declares of itself as a client: roots, when
 // the caller gave them.
 func (c *Client) capabilities() json.RawMessage {
-	if c.roots == nil {
-		return json.RawMessage("{}")
+	caps := map[string]any{}
+	if c.roots != nil {
+		caps["roots"] = map[string]any{"listChanged": true}
 	}
-	return json.RawMessage(`{"roots":{"listChanged":true}}`)
+	if c.ask != nil && c.elicits {
+		caps["elicitation"] = map[string]any{"form": map[string]any{}, "url": map[string]any{}}
+	}
+	if c.ask != nil && c.samples {
+		caps["sampling"] = map[string]any{}
+	}
+	b, _ := json.Marshal(caps) // maps of maps always encode
+	return b
 }
 
 // listRoots answers the server's roots/list.

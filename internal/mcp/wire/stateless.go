@@ -206,15 +206,16 @@ const (
 	ResultInputRequired = "input_required"
 )
 
-// CheckResultType refuses a result tai cannot use: input_required (tai
-// declares no client capabilities, so a server asking for input is wrong)
-// and any type the specification does not define.
+// CheckResultType refuses a result tai cannot use: input_required where it
+// is left (the client answers it on tools/call, prompts/get and
+// resources/read before this check; anywhere else a server asking for
+// input is wrong) and any type the specification does not define.
 func CheckResultType(t string) error {
 	switch t {
 	case "", ResultComplete:
 		return nil
 	case ResultInputRequired:
-		return errors.New("the server asked for input (resultType input_required), though tai declared no client capabilities")
+		return errors.New("the server asked for input (resultType input_required) where a request cannot ask")
 	}
 	return fmt.Errorf("the result has resultType %q, which tai does not know", Printable(t, 40))
 }
