@@ -74,6 +74,12 @@ type Bridge struct {
 	// file:// URIs of the working directory and each added directory.
 	// Nil declares no roots.
 	Roots func() []wire.Root
+	// Elicit and Sample answer a server's elicitation/create and
+	// sampling/createMessage (in the stateless era, its input requests):
+	// the bare result object, or an error. Each is shown to the person
+	// first; nil declares neither capability to servers, so they never
+	// ask. server names who asks; params are as it sent them, untrusted.
+	Elicit, Sample func(ctx context.Context, server string, params json.RawMessage) (json.RawMessage, error)
 	// OnEvent receives what connected servers say of their own accord
 	// (log lines, list changes, resource updates). It runs on the
 	// connection's reading goroutine and must not block. Nil drops them.

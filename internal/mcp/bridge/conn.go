@@ -202,6 +202,17 @@ func (b *Bridge) options(t client.Transport, server string, connect time.Duratio
 			if server != "" {
 				b.heard(server, method, params)
 			}
+		},
+		Elicit: b.Elicit != nil, Sample: b.Sample != nil,
+		Ask: func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+			ask := b.Elicit
+			if method == client.MethodSample {
+				ask = b.Sample
+			}
+			if ask == nil || server == "" {
+				return nil, &wire.Error{Code: wire.CodeMethodNotFound, Message: "tai does not answer " + wire.Printable(method, 60) + " here"}
+			}
+			return ask(ctx, server, params)
 		}}
 }
 
