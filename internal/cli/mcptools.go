@@ -90,7 +90,6 @@ func (a *App) filterTools(ctx context.Context, b *bridge.Bridge, on bool, args [
 }
 
 // approveTools shows each pending tool's diff and pins the ones chosen.
-// At a terminal it asks once more; --approve itself is the approval.
 func (a *App) approveTools(ctx context.Context, b *bridge.Bridge, server string, names []string) error {
 	if _, err := a.store.MCPServer(ctx, server); err != nil {
 		return err
@@ -99,8 +98,25 @@ func (a *App) approveTools(ctx context.Context, b *bridge.Bridge, server string,
 	if err != nil {
 		return err
 	}
+	var items []review
+	for _, p := range pending {
+		items = append(items, review{Name: p.Tool, Kind: p.Kind, Diff: p.Diff})
+	}
+	return a.approve(ctx, "tool", "tools", server, names, items, func() ([]string, error) {
+		return b.Approve(ctx, server, names...)
+	})
+}
+
+// review is one withheld item (a tool or a prompt) shown for approval.
+type review struct{ Name, Kind, Diff string }
+
+// approve shows each pending item's diff (all of them, or those named)
+// and pins them with pin. At a terminal it asks once more; --approve
+// itself is the approval. what names the kind of item, command the tai
+// mcp subcommand that lists them.
+func (a *App) approve(ctx context.Context, what, command, server string, names []string, pending []review, pin func() ([]string, error)) error {
 	if len(pending) == 0 {
-		fmt.Fprintf(a.Stdout, "no tools of %s await approval\n", server)
+		fmt.Fprintf(a.Stdout, "no %ss of %s await approval\n", what, server)
 		return nil
 	}
 	want := map[string]bool{}
@@ -109,24 +125,24 @@ func (a *App) approveTools(ctx context.Context, b *bridge.Bridge, server string,
 	}
 	shown := 0
 	for _, p := range pending {
-		if len(names) > 0 && !want[p.Tool] {
+		if len(names) > 0 && !want[p.Name] {
 			continue
 		}
 		shown++
 		// The person pins what they see: every character of the
 		// definition is shown, invisible ones as escapes.
 		diff := textsafe.Visible(p.Diff)
-		fmt.Fprintf(a.Stdout, "%s/%s (%s):\n%s\n", server, textsafe.VisibleLine(p.Tool), p.Kind, diff)
+		fmt.Fprintf(a.Stdout, "%s/%s (%s):\n%s\n", server, textsafe.VisibleLine(p.Name), p.Kind, diff)
 		if diff != p.Diff {
-			fmt.Fprintf(a.Stdout, "warning: %s/%s contains control or invisible characters, shown as escapes (<U+E0041>)\n", server, textsafe.VisibleLine(p.Tool))
+			fmt.Fprintf(a.Stdout, "warning: %s/%s contains control or invisible characters, shown as escapes (<U+E0041>)\n", server, textsafe.VisibleLine(p.Name))
 		}
 	}
 	if shown == 0 {
-		return usageError("none of the named tools await approval; see `tai mcp tools %s`", server)
+		return usageError("none of the named %ss await approval; see `tai mcp %s %s`", what, command, server)
 	}
 	if a.interactive() {
 		p, _ := a.terminalPerson()
-		ok, err := p.(yesNoer).YesNo(ctx, fmt.Sprintf("Approve %d tool(s) of %s?", shown, server), false)
+		ok, err := p.(yesNoer).YesNo(ctx, fmt.Sprintf("Approve %d %s(s) of %s?", shown, what, server), false)
 		if err != nil {
 			return err
 		}
@@ -134,10 +150,10 @@ func (a *App) approveTools(ctx context.Context, b *bridge.Bridge, server string,
 			return withCode(ExitFailed, fmt.Errorf("nothing approved"))
 		}
 	}
-	approved, err := b.Approve(ctx, server, names...)
+	approved, err := pin()
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.Stdout, "approved %d tool(s) of %s\n", len(approved), server)
+	fmt.Fprintf(a.Stdout, "approved %d %s(s) of %s\n", len(approved), what, server)
 	return nil
 }
