@@ -32,7 +32,8 @@ start only when one of their tools is first called.`,
 	cmd.PersistentFlags().BoolVar(&mcpJSON, "json", false, "print JSON")
 	a.mcpJSON = &mcpJSON
 	cmd.AddCommand(newMCPAddCmd(a), newMCPListCmd(a), newMCPEnableCmd(a, true), newMCPEnableCmd(a, false),
-		newMCPRemoveCmd(a), newMCPToolsCmd(a), newMCPCallCmd(a), newMCPImportCmd(a), newMCPLoginCmd(a), newMCPPinsCmd(a))
+		newMCPRemoveCmd(a), newMCPToolsCmd(a), newMCPCallCmd(a), newMCPImportCmd(a), newMCPLoginCmd(a), newMCPPinsCmd(a),
+		newMCPPromptsCmd(a), newMCPPromptCmd(a))
 	return cmd
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"tai/internal/mcp/wire"
+	"tai/internal/tools"
 	"tai/internal/vault"
 )
 
@@ -272,4 +273,41 @@ func orUnknown(s string) string {
 		return "unknown type"
 	}
 	return s
+}
+
+// FormatPrompts renders prompts for a person, grouped by server: each
+// with its arguments (optional ones in brackets), its state, title and
+// description.
+func FormatPrompts(list []PromptInfo) string {
+	if len(list) == 0 {
+		return "no cached prompts"
+	}
+	var sb strings.Builder
+	server := ""
+	for _, p := range list {
+		if p.Server != server {
+			server = p.Server
+			state := "enabled"
+			if !p.Enabled {
+				state = "not enabled for this profile"
+			}
+			fmt.Fprintf(&sb, "%s (%s):\n", p.Server, state)
+		}
+		var args []string
+		for _, a := range p.Arguments {
+			if a.Required {
+				args = append(args, printable(a.Name, 40))
+			} else {
+				args = append(args, "["+printable(a.Name, 40)+"]")
+			}
+		}
+		state := p.State
+		if p.Disabled {
+			state = "disabled for this profile"
+		}
+		about := strings.TrimSpace(p.Title + ": " + tools.Summary(p.Description, 160))
+		line := fmt.Sprintf("  %s(%s) [%s] %s", printable(p.Name, 64), strings.Join(args, ", "), state, strings.Trim(about, ": "))
+		sb.WriteString(strings.TrimRight(line, " ") + "\n")
+	}
+	return strings.TrimRight(sb.String(), "\n")
 }
