@@ -260,3 +260,58 @@ func TestTS2StatelessServer_BeyondTools(t *testing.T) {
 		})
 	}
 }
+
+// server-everything's simulate-research-query must run as a task
+// (taskSupport required); with ambiguous set it asks the person through
+// an elicitation inside the task.
+func TestEverything_TaskWithElicitation(t *testing.T) {
+	var asked []string
+	c := connectWith(t, client.Options{
+		Transport: client.Stdio{Command: "node", Args: []string{nodeServer(t, "server-everything"), "stdio"}},
+		Elicit:    true,
+		Ask: func(_ context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+			asked = append(asked, method)
+			var p struct {
+				RequestedSchema struct {
+					Properties map[string]struct {
+						OneOf []struct {
+							Const string `json:"const"`
+						} `json:"oneOf"`
+					} `json:"properties"`
+				} `json:"requestedSchema"`
+			}
+			if err := json.Unmarshal(params, &p); err != nil || len(p.RequestedSchema.Properties["interpretation"].OneOf) == 0 {
+				t.Errorf("elicitation %s: %v", params, err)
+				return json.RawMessage(`{"action":"decline"}`), nil
+			}
+			pick := p.RequestedSchema.Properties["interpretation"].OneOf[0].Const
+			return json.Marshal(map[string]any{"action": "accept", "content": map[string]any{"interpretation": pick}})
+		},
+	})
+	ctx := context.Background()
+	if _, err := c.ListTools(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var statuses []string
+	tctx := client.WithTaskStatus(ctx, func(tk client.Task) {
+		mu.Lock()
+		statuses = append(statuses, tk.Status)
+		mu.Unlock()
+	})
+	res, err := c.CallTool(tctx, "simulate-research-query", json.RawMessage(`{"topic":"python","ambiguous":true}`))
+	if err != nil || res.IsError {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if !strings.Contains(res.Text(), "python") {
+		t.Fatalf("report %q", res.Text())
+	}
+	if strings.Join(asked, ",") != client.MethodElicit {
+		t.Fatalf("asked %v", asked)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(statuses) < 2 || statuses[0] != "working" || statuses[len(statuses)-1] != "completed" {
+		t.Fatalf("statuses %v", statuses)
+	}
+}

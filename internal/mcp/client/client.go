@@ -96,6 +96,10 @@ type Client struct {
 	elicits  bool
 	samples  bool
 	holding  int // server questions being answered by a person
+	// tasks holds the tasks being polled by id; taskTools names the
+	// listed tools that must run as tasks.
+	tasks     map[string]chan Task
+	taskTools map[string]bool
 	// progress holds the long requests in flight by their progress
 	// token as JSON; nextToken numbers the tokens.
 	progress  map[string]*inflight
@@ -131,6 +135,7 @@ func Connect(ctx context.Context, opts Options) (*Client, error) {
 		callTimeout: orDefault(opts.CallTimeout, wire.CallTimeout),
 		pending:     map[wire.ID]chan reply{},
 		progress:    map[string]*inflight{},
+		tasks:       map[string]chan Task{},
 		roots:       opts.Roots,
 		onNotify:    opts.Notify,
 		logLevel:    opts.LogLevel,

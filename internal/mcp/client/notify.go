@@ -138,6 +138,8 @@ func (c *Client) notified(m *wire.Message) {
 			p.Message = wire.Printable(p.Message, 200)
 			f.report(p)
 		}
+	case MethodTaskStatus:
+		c.taskStatus(m.Params)
 	case wire.MethodCancelled, wire.MethodListenAcknowledged:
 	default:
 		if c.onNotify != nil {

@@ -69,6 +69,7 @@ func (c *Client) ListTools(ctx context.Context) ([]wire.Tool, error) {
 		}
 		if res.NextCursor == "" {
 			c.listed(ttl)
+			c.noteTaskTools(tools)
 			return c.checkParamHeaders(tools), nil
 		}
 		if seen[res.NextCursor] {
@@ -121,9 +122,13 @@ func readPage(raw json.RawMessage, room, page int) (wire.ListToolsResult, error)
 func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage) (*wire.CallToolResult, error) {
 	c.mu.Lock()
 	why, left := c.leftOut[name]
+	asTask := c.taskTools[name]
 	c.mu.Unlock()
 	if left {
 		return nil, fmt.Errorf("%s %s: tai left this tool out of the server's list: %s", wire.MethodToolsCall, wire.Printable(name, 64), why)
+	}
+	if asTask {
+		return c.callAsTask(ctx, name, args)
 	}
 	var res wire.CallToolResult
 	if err := c.longRequest(ctx, wire.MethodToolsCall, name, wire.CallToolParams{Name: name, Arguments: args}, &res); err != nil {
@@ -222,4 +227,18 @@ func (c *Client) cancelRequest(id wire.ID, why error) {
 	if err := c.notify(ctx, wire.MethodCancelled, params); err != nil {
 		c.log.note("could not cancel request " + id.String() + ": " + err.Error())
 	}
+}
+
+// noteTaskTools records which listed tools must be called as tasks.
+func (c *Client) noteTaskTools(tools []wire.Tool) {
+	caps := c.Server().Capabilities
+	need := map[string]bool{}
+	for _, t := range tools {
+		if requiresTask(caps, t) {
+			need[t.Name] = true
+		}
+	}
+	c.mu.Lock()
+	c.taskTools = need
+	c.mu.Unlock()
 }

@@ -181,7 +181,7 @@ func (s *Server) Handle(m *wire.Message) {
 	if m.IsResponse() && s.rootsAnswer(m) {
 		return
 	}
-	if s.feature(m) {
+	if s.feature(m) || s.task(m) {
 		return
 	}
 	switch {
@@ -312,6 +312,8 @@ func (s *Server) initialize(m *wire.Message) {
 	switch s.Script {
 	case "features":
 		caps = FeatureCaps
+	case "tasks":
+		caps = TaskCaps
 	case "no-tools":
 		caps = `{"logging":{}}` // nothing tai could use
 	case "prompts-only":

@@ -29,6 +29,10 @@ const (
 	MethodRootsListChanged     = "notifications/roots/list_changed"
 	MethodListen               = "subscriptions/listen"
 	MethodListenAcknowledged   = "notifications/subscriptions/acknowledged"
+	MethodTasksGet             = "tasks/get"
+	MethodTasksResult          = "tasks/result"
+	MethodTasksCancel          = "tasks/cancel"
+	MethodTaskStatus           = "notifications/tasks/status"
 )
 
 // Direction says which side sends a method.
@@ -85,6 +89,10 @@ var Methods = []Method{
 	{Name: MethodRootsListChanged, Direction: ClientToServer, Notification: true, Era: "session"},
 	{Name: MethodListen, Direction: ClientToServer, Era: "stateless"},
 	{Name: MethodListenAcknowledged, Direction: ServerToClient, Notification: true, Era: "stateless"},
+	{Name: MethodTasksGet, Direction: ClientToServer, Era: "session"},
+	{Name: MethodTasksResult, Direction: ClientToServer, Era: "session"},
+	{Name: MethodTasksCancel, Direction: ClientToServer, Era: "session"},
+	{Name: MethodTaskStatus, Direction: ServerToClient, Notification: true, Era: "session"},
 }
 
 // ServedMethod returns the row of a method tai's server handles in era.

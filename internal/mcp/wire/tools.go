@@ -32,6 +32,8 @@ type Capabilities struct {
 	Prompts     json.RawMessage `json:"prompts,omitempty"`
 	Completions json.RawMessage `json:"completions,omitempty"`
 	Logging     json.RawMessage `json:"logging,omitempty"`
+	// Tasks is the 2025-11-25 revision's task support.
+	Tasks json.RawMessage `json:"tasks,omitempty"`
 }
 
 // Tool is one entry of tools/list. Everything a server may add beside the

@@ -1,0 +1,91 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The tasks tests drive the scripted server's "tasks" script: a tool that
+// must run as a task, polled, asking the person on the way.
+
+func TestTasks_RequiredToolRunsAsATask(t *testing.T) {
+	c := connect(t, "", Options{Transport: inMemory(t, "tasks"), Elicit: true,
+		Ask: func(_ context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+			if method != MethodElicit || !strings.Contains(string(params), "Which one?") {
+				t.Errorf("asked %s %s", method, params)
+			}
+			return json.RawMessage(`{"action":"accept","content":{"pick":"b"}}`), nil
+		}})
+	if _, err := c.ListTools(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var seen []string
+	ctx := WithTaskStatus(context.Background(), func(t Task) {
+		mu.Lock()
+		seen = append(seen, t.Status+":"+t.StatusMessage)
+		mu.Unlock()
+	})
+	res, err := c.CallTool(ctx, "research", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Text(); got != `research: {"action":"accept","content":{"pick":"b"}}` {
+		t.Fatalf("result %q", got)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if strings.Join(seen, ",") != "working:starting,working:gathering,input_required:needs you,completed:" {
+		t.Fatalf("statuses %q", seen)
+	}
+}
+
+func TestTasks_CancelledWhenTheCallerGivesUp(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	asked := make(chan struct{}, 1)
+	c := connect(t, "", Options{Transport: inMemory(t, "tasks"), Elicit: true,
+		Ask: func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+			asked <- struct{}{}
+			<-release
+			return json.RawMessage(`{"action":"cancel"}`), nil
+		}})
+	if _, err := c.ListTools(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.CallTool(ctx, "research", nil)
+		done <- err
+	}()
+	select {
+	case <-asked:
+	case <-time.After(time.Minute):
+		t.Fatal("the task never asked")
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("a given-up task call: %v", err)
+	}
+	if !strings.Contains(c.Stderr(), `cancelled task {"taskId":"task-1"}`) {
+		t.Fatalf("tasks/cancel was not sent: %q", c.Stderr())
+	}
+}
+
+func TestTasks_PollIntervalIsBounded(t *testing.T) {
+	ms := func(n int64) *int64 { return &n }
+	for _, tc := range []struct {
+		in   *int64
+		want time.Duration
+	}{{nil, defaultPoll}, {ms(1), minPoll}, {ms(500), 500 * time.Millisecond}, {ms(1 << 40), maxPoll}} {
+		if got := pollEvery(Task{PollInterval: tc.in}); got != tc.want {
+			t.Errorf("pollInterval %v: %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
