@@ -328,7 +328,7 @@ func TestDoc_ServerMatchesCode(t *testing.T) {
 		}
 	}
 	inDoc := map[string]bool{}
-	for _, r := range regexp.MustCompile("(?m)^\\| `([a-z]+(?:/[a-zA-Z_]+)?)` \\|").FindAllStringSubmatch(sec, -1) {
+	for _, r := range regexp.MustCompile("(?m)^\\| `([a-z]+(?:/[a-zA-Z_]+)*)` \\|").FindAllStringSubmatch(sec, -1) {
 		inDoc[r[1]] = true
 	}
 	for _, m := range wire.Methods {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"tai/internal/agent"
@@ -58,7 +59,7 @@ func runChat(ctx context.Context, c Call) (*wire.CallToolResult, error) {
 		return TextResult("chat: this server runs no agent", true), nil
 	}
 	if sess.stateless {
-		return sess.srv.storedChat(ctx, name, in)
+		return sess.srv.storedChat(ctx, name, in, c)
 	}
 	// A conflicting profile is refused without waiting for the turn.
 	if conv := sess.conversation(name); conv != nil {
@@ -80,7 +81,7 @@ func runChat(ctx context.Context, c Call) (*wire.CallToolResult, error) {
 		}
 		return TextResult("chat: "+err.Error(), true), nil
 	}
-	return conv.turn(ctx, in, timeout), nil
+	return conv.turn(ctx, in, timeout, c), nil
 }
 
 // takeTurn waits, up to timeout, until no chat turn runs in the session,
@@ -106,11 +107,12 @@ func (s *Session) takeTurn(ctx context.Context, timeout time.Duration) (release 
 	}
 }
 
-// turn runs one agent turn within timeout and makes its answer a result.
-func (c *conversation) turn(ctx context.Context, in chatArgs, timeout time.Duration) *wire.CallToolResult {
+// turn runs one agent turn within timeout and makes its answer a result;
+// call hears how it goes (turnEvents).
+func (c *conversation) turn(ctx context.Context, in chatArgs, timeout time.Duration, call Call) *wire.CallToolResult {
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	res, err := c.agent.RunTurn(tctx, in.Message, agent.TurnOptions{MaxSteps: in.MaxSteps})
+	res, err := c.agent.RunTurn(tctx, in.Message, agent.TurnOptions{MaxSteps: in.MaxSteps, OnEvent: call.turnEvents(c.redact)})
 	switch {
 	case err != nil && ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded):
 		return TextResult(fmt.Sprintf("chat: the turn passed MCP_CHAT_TIMEOUT (%s) and was stopped; the conversation keeps the steps it completed", timeout), true)
@@ -138,4 +140,35 @@ func usageMeta(res agent.TurnResult) json.RawMessage {
 		"cache_read_tokens": u.CacheReadTokens, "cache_write_tokens": u.CacheWriteTokens,
 		"context_tokens": res.Context, "steps": res.Steps}})
 	return b
+}
+
+// turnEvents tells the client how a chat turn goes, when it asked: a
+// progress notification for each model call and each tool call, and log
+// messages (debug: a tool is called; info: it ended; warning: it failed,
+// with the start of its redacted error; notice: the agent's notices,
+// redacted). Tool arguments and results are never sent. Nil when the
+// client asked for nothing.
+func (c Call) turnEvents(redact func(string) string) func(agent.Event) {
+	if c.stream == nil {
+		return nil
+	}
+	var steps atomic.Int64
+	step := func(msg string) { c.Progress(float64(steps.Add(1)), nil, msg) }
+	return func(e agent.Event) {
+		switch e.Type {
+		case agent.EventUsage:
+			step(fmt.Sprintf("model call %d answered", e.Steps))
+		case agent.EventToolCall:
+			step("calling " + e.Tool)
+			c.Log("debug", ChatName, "calling tool "+e.Tool)
+		case agent.EventToolResult:
+			if e.IsError {
+				c.Log("warning", ChatName, "tool "+e.Tool+" failed: "+clipText(redact(e.Text), 512))
+			} else {
+				c.Log("info", ChatName, "tool "+e.Tool+" ended")
+			}
+		case agent.EventNotice:
+			c.Log("notice", ChatName, redact(e.Text))
+		}
+	}
 }

@@ -20,6 +20,15 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, sess *Session,
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
+	st, werr := s.streamFor(w, r, sess, m)
+	if werr != nil {
+		writeWireError(w, m.ID, werr)
+		return
+	}
+	if st != nil {
+		defer st.end()
+		w = st
+	}
 	switch m.Method {
 	case wire.MethodInitialize:
 		s.initialize(w, m)
@@ -27,7 +36,11 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, sess *Session,
 		writeResult(w, m.ID, s.list)
 	case wire.MethodToolsCall:
 		s.call(w, r, sess, m)
-	default: // ping, and notifications sent with an id
+	default:
+		if s.feature(w, r, sess, m) {
+			return
+		}
+		// ping, and notifications sent with an id
 		writeResult(w, m.ID, emptyResult)
 	}
 }
@@ -57,12 +70,12 @@ func (s *Server) initialize(w http.ResponseWriter, m *wire.Message) {
 }
 
 // welcomes encodes the initialize result for each version tai speaks.
-func welcomes(serverVersion string) (map[string][]byte, error) {
+func welcomes(serverVersion string, caps wire.Capabilities) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	for _, v := range wire.SupportedVersions {
 		b, err := marshal(wire.InitializeResult{
 			ProtocolVersion: v,
-			Capabilities:    wire.Capabilities{Tools: json.RawMessage("{}")},
+			Capabilities:    caps,
 			ServerInfo:      wire.Implementation{Name: "tai", Version: serverVersion},
 		})
 		if err != nil {
@@ -120,7 +133,8 @@ func (s *Server) callWith(w http.ResponseWriter, r *http.Request, sess *Session,
 	}
 	sess.track(m.ID, stop)
 	defer sess.untrack(m.ID)
-	res, err := s.run(ctx, t, Call{Args: args, ID: m.ID, session: sess})
+	st, _ := w.(*stream)
+	res, err := s.run(ctx, t, Call{Args: args, ID: m.ID, session: sess, stream: st})
 	if err != nil {
 		var we *wire.Error
 		if !errors.As(err, &we) {

@@ -16,7 +16,8 @@ import (
 // session's tool environment: its arguments are validated there once
 // (a failure is answered -32602), it runs until it ends, the client
 // disconnects or cancels it, its text is redacted and it lands in the
-// audit trail once, as mcp-serve with origin served. Bridged tools are
+// audit trail once, as mcp-serve with origin served; text over
+// MCP_RESULT_MAX is spilled to a record served as a resource. Bridged tools are
 // never served: Native panics on one, as on a tool without Run.
 func Native(t *tools.Tool) *Tool {
 	if t.Bridged() || t.Run == nil {
@@ -42,6 +43,9 @@ func runNative(ctx context.Context, t *tools.Tool, c Call) (*wire.CallToolResult
 		tools.Via{Origin: vault.OriginServed, Kind: vault.KindMCPServe})
 	if o.Invalid() {
 		return nil, invalidParams("%s", o.Text)
+	}
+	if big := c.session.srv.spill(ctx, c.session, env, t.Name, o.Text, o.IsError); big != nil {
+		return big, nil
 	}
 	return TextResult(o.Text, o.IsError), nil
 }

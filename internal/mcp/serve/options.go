@@ -44,6 +44,12 @@ type Options struct {
 	// Vault keeps the stateless era's chat conversations; nil refuses
 	// chat in that era.
 	Vault *vault.Store
+	// Resources, Prompts and Complete serve the methods beyond tools; each
+	// nil one is not served (its methods are -32601) nor declared among
+	// the capabilities.
+	Resources Resources
+	Prompts   Prompts
+	Complete  Completer
 	// Version is serverInfo.version.
 	Version string
 	// Loopback says the server listens on a loopback address, so that

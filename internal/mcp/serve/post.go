@@ -40,7 +40,7 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 		s.postStateless(w, r, m, claim)
 		return
 	}
-	if _, known := wire.ServedMethod(m.Method, era); !known {
+	if !s.handles(m.Method, era) {
 		if m.IsNotification() {
 			w.WriteHeader(http.StatusAccepted) // other notifications are ignored
 			return

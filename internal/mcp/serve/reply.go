@@ -111,9 +111,13 @@ func writeWireError(w http.ResponseWriter, id wire.ID, e *wire.Error) {
 	writeBody(w, http.StatusOK, body)
 }
 
-// writeBody sends a JSON body. net/http sets Content-Length itself for a
-// body written whole that fits its buffer.
+// writeBody sends a JSON body, or the last event of a request's event
+// stream when notifications opened one. net/http sets Content-Length
+// itself for a body written whole that fits its buffer.
 func writeBody(w http.ResponseWriter, status int, body []byte) {
+	if st, ok := w.(*stream); ok && st.finish(body) {
+		return
+	}
 	h := w.Header()
 	h["Content-Type"] = contentJSON
 	if len(body) > 2048 {

@@ -1,8 +1,11 @@
 // Package serve is tai's MCP server (tai --serve-mcp): one Streamable HTTP
 // endpoint, Bearer authentication, DNS-rebinding protection, sessions in
 // memory, and the served tools — every native tool plus chat and
-// completions. Requests run concurrently; a session's chat turns run one at
-// a time. Every reply is a single JSON message, never an event stream.
+// completions — with, when their providers are set, resources, prompts
+// and argument completion. Requests run concurrently; a session's chat
+// turns run one at a time. A reply is a single JSON message, or an event
+// stream when the request asked for progress or log messages and one
+// came.
 package serve
 
 import (
@@ -60,10 +63,10 @@ func New(o Options) (*Server, error) {
 	if s.list, err = listing(o.Tools); err != nil {
 		return nil, fmt.Errorf("serve: encoding tools/list: %w", err)
 	}
-	if s.welcome, err = welcomes(o.Version); err != nil {
+	if s.welcome, err = welcomes(o.Version, s.capabilities(wire.SessionEra)); err != nil {
 		return nil, fmt.Errorf("serve: encoding the initialize result: %w", err)
 	}
-	if s.discover, s.listStateless, s.resultTail, err = statelessResults(o.Version, o.Tools); err != nil {
+	if s.discover, s.listStateless, s.resultTail, err = statelessResults(o.Version, o.Tools, s.capabilities(wire.StatelessEra)); err != nil {
 		return nil, fmt.Errorf("serve: encoding the stateless results: %w", err)
 	}
 	s.stateless = &Session{srv: s, id: "stateless", version: wire.StatelessVersion, created: o.Now(), turn: make(chan struct{}, 1), stateless: true}

@@ -31,7 +31,7 @@ func TestInitialize_OpensASession(t *testing.T) {
 	if err := json.Unmarshal(m.Result, &res); err != nil || m.ID.String() != `"a"` {
 		t.Fatalf("%s: %v", r.body, err)
 	}
-	want := map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{"tools": map[string]any{}},
+	want := map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{"tools": map[string]any{}, "logging": map[string]any{}},
 		"serverInfo": map[string]any{"name": "tai", "version": "1.2.3"}}
 	if d := cmp.Diff(want, res); d != "" {
 		t.Errorf("initialize result (-want +got):\n%s", d)
@@ -163,7 +163,8 @@ func TestToolsCall_Refusals(t *testing.T) {
 
 // TestUnknownMethod_WithOrWithoutSession: in the session era (no _meta
 // claim), server/discover is one more unknown method, so a client probing
-// with it and without a claim falls back.
+// with it and without a claim falls back; so are the methods of providers
+// the server was not given.
 func TestUnknownMethod_WithOrWithoutSession(t *testing.T) {
 	h := start(t, Options{})
 	sess := h.open()
@@ -172,7 +173,7 @@ func TestUnknownMethod_WithOrWithoutSession(t *testing.T) {
 		nil,
 		{"Mcp-Session-Id: 00000000000000000000000000000000"},
 	} {
-		for _, method := range []string{"server/discover", "resources/list", "prompts/get", "logging/setLevel", "completion/complete"} {
+		for _, method := range []string{"server/discover", "resources/list", "resources/subscribe", "prompts/get", "completion/complete", "roots/list"} {
 			r := h.do("POST", `{"jsonrpc":"2.0","id":3,"method":"`+method+`","params":{}}`, hdr...)
 			if m := r.msg(t); r.status != 200 || m.Error == nil || m.Error.Code != wire.CodeMethodNotFound || m.ID.String() != "3" {
 				t.Errorf("%s with %v: HTTP %d %s", method, hdr, r.status, r.body)

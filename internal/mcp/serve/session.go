@@ -25,6 +25,9 @@ type Session struct {
 	// chat conversations live in the vault, not here.
 	stateless bool
 	seen      atomic.Int64 // unix nanoseconds of the last request
+	// level is the severity of logging/setLevel plus one; 0 sends no log
+	// messages.
+	level atomic.Int32
 
 	// turn is held by the session's running chat turn.
 	turn chan struct{}
@@ -34,6 +37,7 @@ type Session struct {
 	env      *tools.Env
 	convs    map[string]*conversation
 	inflight map[wire.ID]io.Closer
+	subs     map[string]bool // resources/subscribe
 }
 
 // ID is the Mcp-Session-Id.
@@ -78,6 +82,36 @@ func (s *Session) cancel(id wire.ID) {
 	if c != nil {
 		c.Close()
 	}
+}
+
+// logLevel is the least severity of the log messages the session asked
+// for with logging/setLevel, or -1 for none.
+func (s *Session) logLevel() int { return int(s.level.Load()) - 1 }
+
+// subscribe adds or removes a resource subscription; false when the
+// session holds MaxSubscriptions already.
+func (s *Session) subscribe(uri string, on bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !on {
+		delete(s.subs, uri)
+		return true
+	}
+	if s.subs == nil {
+		s.subs = map[string]bool{}
+	}
+	if !s.subs[uri] && len(s.subs) >= MaxSubscriptions {
+		return false
+	}
+	s.subs[uri] = true
+	return true
+}
+
+// Subscribed reports whether the session subscribed to uri.
+func (s *Session) Subscribed(uri string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.subs[uri]
 }
 
 // close ends what the session's tools started (background jobs, MCP

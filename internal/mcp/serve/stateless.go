@@ -55,15 +55,24 @@ func (s *Server) postStateless(w http.ResponseWriter, r *http.Request, m *wire.M
 	if m.Method == wire.MethodToolsCall && decodeParams(m.Params, &params) == nil {
 		p = &params // else the call answers -32602
 	}
-	if why := requestHeaders(r, m, p); why != "" {
+	if why := requestHeaders(r, m, routedName(m, p)); why != "" {
 		writeError(w, http.StatusBadRequest, m.ID, wire.CodeHeaderMismatch, "header mismatch: "+why)
 		return
 	}
-	if _, known := wire.ServedMethod(m.Method, wire.StatelessEra); !known {
+	if !s.handles(m.Method, wire.StatelessEra) {
 		writeError(w, http.StatusNotFound, m.ID, wire.CodeMethodNotFound, "method not found: "+wire.Printable(m.Method, 80)+notInEra(m.Method))
 		return
 	}
 	sess, _, _ := s.bind(wire.StatelessEra, r, m)
+	st, werr := s.streamFor(w, r, sess, m)
+	if werr != nil {
+		writeError(w, http.StatusBadRequest, m.ID, werr.Code, werr.Message)
+		return
+	}
+	if st != nil {
+		defer st.end()
+		w = st
+	}
 	switch m.Method {
 	case wire.MethodDiscover:
 		writeResult(w, m.ID, s.discover)
@@ -71,6 +80,8 @@ func (s *Server) postStateless(w http.ResponseWriter, r *http.Request, m *wire.M
 		writeResult(w, m.ID, s.listStateless)
 	case wire.MethodToolsCall:
 		s.callWith(w, r, sess, m, p)
+	default:
+		s.feature(w, r, sess, m)
 	}
 }
 
@@ -93,23 +104,53 @@ func (s *Server) unsupported(w http.ResponseWriter, id wire.ID, requested string
 	writeBody(w, http.StatusBadRequest, body)
 }
 
+// routed is what a stateless request's Mcp-Name must carry: params.name
+// of tools/call and prompts/get, params.uri of resources/read.
+type routed struct {
+	field string // "params.name" or "params.uri"; "" for other methods
+	value string
+	known bool // false when the params did not decode, which the method refuses itself
+}
+
+// routedName reads the routed value of m; call is tools/call's params,
+// already decoded (nil when they did not decode).
+func routedName(m *wire.Message, call *wire.CallToolParams) routed {
+	switch m.Method {
+	case wire.MethodToolsCall:
+		if call == nil {
+			return routed{field: "params.name"}
+		}
+		return routed{"params.name", call.Name, true}
+	case wire.MethodPromptsGet, wire.MethodResourcesRead:
+		var p struct {
+			Name string `json:"name"`
+			URI  string `json:"uri"`
+		}
+		ok := decodeParams(m.Params, &p) == nil
+		if m.Method == wire.MethodResourcesRead {
+			return routed{"params.uri", p.URI, ok}
+		}
+		return routed{"params.name", p.Name, ok}
+	}
+	return routed{}
+}
+
 // requestHeaders checks Mcp-Method on every request and Mcp-Name on
-// tools/call against the body (p, its decoded params; nil when they did
-// not decode, which the call refuses itself); it returns why they
-// disagree, or "".
-func requestHeaders(r *http.Request, m *wire.Message, p *wire.CallToolParams) string {
+// tools/call, prompts/get and resources/read against the body; it returns
+// why they disagree, or "".
+func requestHeaders(r *http.Request, m *wire.Message, want routed) string {
 	method, ok := r.Header[wire.HeaderMethod]
 	switch {
 	case !ok:
 		return "no Mcp-Method header; send the request's method in it"
 	case len(method) != 1 || method[0] != m.Method:
 		return fmt.Sprintf("Mcp-Method %q differs from the body's method %q", wire.Printable(strings.Join(method, ","), 60), wire.Printable(m.Method, 60))
-	case m.Method != wire.MethodToolsCall:
+	case want.field == "":
 		return ""
 	}
 	raw, ok := r.Header[wire.HeaderName]
 	if !ok {
-		return "no Mcp-Name header; a tools/call sends the tool's name in it"
+		return fmt.Sprintf("no Mcp-Name header; a %s sends its %s in it", m.Method, want.field)
 	}
 	name, valid := "", len(raw) == 1
 	if valid {
@@ -118,8 +159,8 @@ func requestHeaders(r *http.Request, m *wire.Message, p *wire.CallToolParams) st
 	switch {
 	case !valid:
 		return "Mcp-Name holds characters a header may not carry, or broken base64"
-	case p != nil && name != p.Name:
-		return fmt.Sprintf("Mcp-Name %q differs from params.name %q", wire.Printable(name, 60), wire.Printable(p.Name, 60))
+	case want.known && name != want.value:
+		return fmt.Sprintf("Mcp-Name %q differs from %s %q", wire.Printable(name, 60), want.field, wire.Printable(want.value, 60))
 	}
 	return ""
 }
@@ -127,7 +168,7 @@ func requestHeaders(r *http.Request, m *wire.Message, p *wire.CallToolParams) st
 // statelessResults encodes what the stateless era answers from memory:
 // server/discover and tools/list, each with resultType, the cache hints
 // and serverInfo in _meta, and the tail every other result gets.
-func statelessResults(serverVersion string, tools []*Tool) (discover, list, tail []byte, err error) {
+func statelessResults(serverVersion string, tools []*Tool, caps wire.Capabilities) (discover, list, tail []byte, err error) {
 	info := wire.Implementation{Name: "tai", Version: serverVersion}
 	meta := map[string]any{wire.MetaServerInfo: info}
 	ttl := listTTL
@@ -138,7 +179,7 @@ func statelessResults(serverVersion string, tools []*Tool) (discover, list, tail
 		TTLMs             int64             `json:"ttlMs"`
 		CacheScope        string            `json:"cacheScope"`
 		Meta              map[string]any    `json:"_meta"`
-	}{wire.ResultComplete, wire.ServedVersions, wire.Capabilities{Tools: json.RawMessage("{}")}, ttl, "public", meta})
+	}{wire.ResultComplete, wire.ServedVersions, caps, ttl, "public", meta})
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -20,7 +20,7 @@ import (
 // conversation survives a restart of tai and any tai process serving the
 // same vault continues it; a lease in the vault lets one turn of a
 // conversation run at a time, across processes.
-func (s *Server) storedChat(ctx context.Context, name string, in chatArgs) (*wire.CallToolResult, error) {
+func (s *Server) storedChat(ctx context.Context, name string, in chatArgs, call Call) (*wire.CallToolResult, error) {
 	store := s.opts.Vault
 	if store == nil {
 		return TextResult("chat: this server keeps no conversations for protocol "+wire.StatelessVersion+"; open a session (initialize) to chat", true), nil
@@ -63,7 +63,7 @@ func (s *Server) storedChat(ctx context.Context, name string, in chatArgs) (*wir
 	ag.SetMessages(msgs)
 	ag.History = agent.VaultHistory{Store: store, Profile: chat.Profile, Session: chat.Session}
 	ag.Env.Served, ag.Env.Prompter, ag.Env.Session = true, nil, chat.Session
-	return conv.turn(ctx, in, s.opts.ChatTimeout), nil
+	return conv.turn(ctx, in, s.opts.ChatTimeout, call), nil
 }
 
 func profileConflict(name, has, asked string) *wire.Error {

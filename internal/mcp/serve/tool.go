@@ -37,10 +37,25 @@ type Call struct {
 	ID wire.ID
 
 	session *Session
+	stream  *stream
 }
 
 // Session returns the MCP session the call runs in.
 func (c Call) Session() *Session { return c.session }
+
+// Progress tells the client how far the call got, when it asked
+// (_meta.progressToken) and takes an event stream; total may be nil when
+// unknown. A value not above the last one sent is dropped, as is anything
+// after the call's result.
+func (c Call) Progress(progress float64, total *float64, message string) {
+	c.stream.progress(progress, total, message)
+}
+
+// Log sends the client a log message (notifications/message) when level
+// is at or above the level it asked for: logging/setLevel in the session
+// era, _meta io.modelcontextprotocol/logLevel in the stateless one. The
+// text is cut at MCP_LOG_LINE_MAX.
+func (c Call) Log(level, logger, text string) { c.stream.log(level, logger, text) }
 
 // compile parses the tool's schema once, for every call.
 func (t *Tool) compile() error {

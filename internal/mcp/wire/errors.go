@@ -20,6 +20,10 @@ const (
 	// -32020 to -32099 for the specification; -32001 stays in the
 	// implementation-defined part.)
 	CodeHTTP = -32001
+	// CodeResourceNotFound answers resources/read of an unknown resource
+	// in the session era (2025-11-25); the stateless era answers
+	// CodeInvalidParams (SEP-2164).
+	CodeResourceNotFound = -32002
 
 	// The stateless era's errors (2026-07-28). On HTTP each comes with
 	// status 400.
@@ -42,6 +46,7 @@ var Codes = []Code{
 	{CodeInvalidParams, "InvalidParams"},
 	{CodeInternalError, "InternalError"},
 	{CodeHTTP, "HTTP"},
+	{CodeResourceNotFound, "ResourceNotFound"},
 	{CodeHeaderMismatch, "HeaderMismatch"},
 	{CodeMissingCapability, "MissingRequiredClientCapability"},
 	{CodeUnsupportedProtocol, "UnsupportedProtocolVersion"},

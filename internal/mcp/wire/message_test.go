@@ -207,11 +207,15 @@ func TestServedMethod(t *testing.T) {
 		if m, ok := ServedMethod(MethodToolsCall, era); !ok || m.Notification {
 			t.Errorf("tools/call in %s: %+v %v", era.Name, m, ok)
 		}
-		if _, ok := ServedMethod("resources/list", era); ok {
-			t.Errorf("resources/list is served in %s", era.Name)
+		if _, ok := ServedMethod(MethodRootsList, era); ok {
+			t.Errorf("roots/list, which a server sends, is served in %s", era.Name)
+		}
+		if _, ok := ServedMethod(MethodListen, era); ok {
+			t.Errorf("subscriptions/listen is served in %s", era.Name)
 		}
 	}
-	for method, era := range map[string]Era{MethodDiscover: StatelessEra, MethodInitialize: SessionEra, MethodPing: SessionEra} {
+	for method, era := range map[string]Era{MethodDiscover: StatelessEra, MethodInitialize: SessionEra, MethodPing: SessionEra,
+		MethodSetLevel: SessionEra, MethodSubscribe: SessionEra} {
 		for _, e := range Eras {
 			if _, ok := ServedMethod(method, e); ok != (e.Name == era.Name) {
 				t.Errorf("%s served in %s: %v", method, e.Name, ok)
