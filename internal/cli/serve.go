@@ -65,8 +65,12 @@ func (a *App) serveMCP(cmd *cobra.Command, args []string) error {
 		return fmt.Errorf("listening on %s: %w; pick another port with --mcp-port", addr, err)
 	}
 	served := serve.Served(catalog.Native())
+	// The profile's vault records are its resources: what a large result
+	// spills to, read back by its URI.
+	records := &serve.Records{Store: a.store, Profile: cfg.Profile}
 	srv, err := serve.New(serve.Options{
 		Key: key, Tools: served, Host: &servedHost{a: a, profile: cfg.Profile}, Vault: a.store,
+		Resources: records, Complete: records,
 		Audit: func(ctx context.Context, e vault.AuditEntry) {
 			e.Profile = cfg.Profile
 			_ = a.store.Audit(ctx, e)

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -207,5 +209,60 @@ func TestServe_WrongKeyIsRefused(t *testing.T) {
 	var he *wire.HTTPError
 	if !errors.As(err, &he) || he.Status != 401 {
 		t.Errorf("wrong key: %v", err)
+	}
+}
+
+// tai --serve-mcp serves its profile's vault records as resources: a
+// record of the default profile is read whole by its URI, another
+// profile's is not found (-32002), and the capabilities say so.
+func TestServe_RecordsAreResources(t *testing.T) {
+	ctx := context.Background()
+	home := filepath.Join(t.TempDir(), "home")
+	s, err := vault.Open(ctx, home, vault.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine, err1 := s.PutRecord(ctx, "default", "spill", "record body")
+	theirs, err2 := s.PutRecord(ctx, "work", "spill", "not served")
+	s.Close()
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	url, _ := startServe(t, home, nil)
+	post := func(sess, body string) (*wire.Message, string) {
+		t.Helper()
+		req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+serveKey)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if sess != "" {
+			req.Header.Set("Mcp-Session-Id", sess)
+			req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		m, err := wire.Decode(b)
+		if err != nil {
+			t.Fatalf("%s: %v", b, err)
+		}
+		return m, resp.Header.Get("Mcp-Session-Id")
+	}
+	init, sess := post("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	if !strings.Contains(string(init.Result), `"resources":{"subscribe":true}`) || strings.Contains(string(init.Result), `"prompts"`) {
+		t.Errorf("capabilities: %s", init.Result)
+	}
+	read := func(id string) *wire.Message {
+		m, _ := post(sess, `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"tai://record/`+id+`"}}`)
+		return m
+	}
+	if m := read(mine); m.Error != nil || !strings.Contains(string(m.Result), `"text":"record body"`) {
+		t.Errorf("reading the profile's record: %s %v", m.Result, m.Error)
+	}
+	if m := read(theirs); m.Error == nil || m.Error.Code != wire.CodeResourceNotFound {
+		t.Errorf("reading another profile's record: %s %v", m.Result, m.Error)
 	}
 }
