@@ -148,7 +148,8 @@ func TestConformance_ClientAuth(t *testing.T) {
 }
 
 // The suite's server scenarios against tai's serve package, mounted with
-// the suite's fixture tools by cmd/conformanceserver behind a proxy that
+// the suite's fixture tools, resources, prompts and completions by
+// cmd/conformanceserver behind a proxy that
 // adds the key. Every active scenario runs; those for what mcp.md excludes
 // are listed, with the reason, in conformance/server-expected-failures.yml
 // (the suite fails the run on an unexpected failure and on a listed
@@ -167,7 +168,11 @@ func TestConformance_Server(t *testing.T) {
 	summary := conformance(t, "server", "--url", url, "--expected-failures", baseline)
 	for _, s := range []string{"server-initialize", "ping", "tools-list", "tools-call-simple-text", "tools-call-image",
 		"tools-call-audio", "tools-call-embedded-resource", "tools-call-mixed-content", "tools-call-error",
-		"server-sse-multiple-streams", "dns-rebinding-protection"} {
+		"server-sse-multiple-streams", "dns-rebinding-protection",
+		"logging-set-level", "tools-call-with-logging", "completion-complete", "tools-call-with-progress",
+		"resources-list", "resources-read-text", "resources-read-binary", "resources-templates-read",
+		"resources-subscribe", "resources-unsubscribe", "prompts-list", "prompts-get-simple", "prompts-get-with-args",
+		"prompts-get-embedded-resource", "prompts-get-with-image"} {
 		if !regexp.MustCompile(`(?m)^✓ ` + regexp.QuoteMeta(s) + `: \d+ passed, 0 failed`).MatchString(summary) {
 			t.Errorf("scenario %s did not pass", s)
 		}
@@ -226,16 +231,13 @@ func TestConformance_Requirements(t *testing.T) {
 			}
 		})
 	}
-	// Two listed server scenarios mostly pass: every one of their checks
-	// must, but those that need what tai does not serve.
+	// server-stateless mostly passes: every one of its checks must, but
+	// those that need what tai does not serve; every check of caching
+	// passes.
 	untestable := map[string]string{
 		"sep-2575-server-rejects-undeclared-capability":          "tai requires no client capability, so -32021 has no tool to come from",
 		"sep-2575-missing-capability-http-400":                   "the same",
 		"sep-2575-http-server-no-independent-requests-on-stream": "tai serves no tool that elicits",
-		"sep-2575-server-no-log-without-loglevel":                "tai serves no logging",
-		"sep-2549-prompts-list-caching-hints":                    "prompts are not served",
-		"sep-2549-resources-list-caching-hints":                  "resources are not served",
-		"sep-2549-resources-templates-list-caching-hints":        "resources are not served",
 	}
 	for _, scenario := range []string{"server-stateless", "caching"} {
 		t.Run("checks/"+scenario, func(t *testing.T) {

@@ -10,8 +10,8 @@ import (
 
 // The fixtures the suite's tools scenarios call, returning the content
 // each scenario's description asks for. Fixtures for what tai does not
-// implement (logging, progress, sampling, elicitation, event streams) are
-// left out on purpose: their scenarios are expected failures.
+// implement (sampling, elicitation, resumable event streams) are left out
+// on purpose: their scenarios are expected failures.
 const (
 	pngPixel = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
 	wavBlank = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA="
@@ -33,6 +33,11 @@ func fixtures() []*serve.Tool {
 			`{"type":"resource","resource":{"uri":"test://mixed-content-resource","mimeType":"application/json","text":"{\"test\":\"data\",\"value\":123}"}}`),
 		fixed("test_error_handling", "Always fails as a tool.", true,
 			`{"type":"text","text":"This tool intentionally returns an error for testing"}`),
+		logging("test_tool_with_logging"),
+		// server-stateless's diagnostic tool: it must send nothing to a
+		// request that asked for no log level.
+		logging("test_logging_tool"),
+		progress(),
 		{
 			Name:        "json_schema_2020_12_tool",
 			Description: "Tool with JSON Schema 2020-12 features",

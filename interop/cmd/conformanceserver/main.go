@@ -1,7 +1,7 @@
 // Command conformanceserver serves tai's MCP endpoint, the serve package
 // exactly as tai --serve-mcp runs it (the same handler, sessions, key check
-// and Run), with the fixture tools the official conformance suite's server
-// scenarios call. The suite sends no Authorization header and has no
+// and Run), with the fixture tools, resources, prompts and completions the
+// official conformance suite's server scenarios use. The suite sends no Authorization header and has no
 // option for one, so a reverse proxy on another loopback port adds it and
 // passes everything else on unchanged, Host and Origin included. It prints
 // the proxy's URL on stdout and serves until SIGINT or SIGTERM.
@@ -32,7 +32,8 @@ func main() {
 	defer stop()
 	key := make([]byte, 16)
 	rand.Read(key)
-	srv, err := serve.New(serve.Options{Key: hex.EncodeToString(key), Tools: fixtures(), Version: "conformance", Loopback: true})
+	srv, err := serve.New(serve.Options{Key: hex.EncodeToString(key), Tools: fixtures(), Version: "conformance", Loopback: true,
+		Resources: suite{}, Prompts: suite{}, Complete: suite{}})
 	if err != nil {
 		log.Fatal(err)
 	}
