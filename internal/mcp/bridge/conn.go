@@ -34,28 +34,51 @@ type conn struct {
 	timer *time.Timer
 
 	relist sync.Mutex // one re-listing at a time
+
+	// Guarded by mu: the lists the server said changed since tai last
+	// listed them ("tools", "prompts", "resources"), whether a re-listing
+	// of the tools runs in the background, and the last drift notice shown.
+	staleKinds map[string]bool
+	relisting  bool
+	noticed    string
 }
 
-// relistIfStale lists the tools of an open connection again once the
-// server's ttlMs for its list has passed, and runs the drift check on the
-// new list, as a new connection does: a server that says its list goes
-// stale sooner than tai would reconnect is asked again before the next
-// call. A failed re-listing keeps the cached list (the specification lets
-// a client serve a stale list when re-fetching fails) and is noted in the
-// server's log.
+// relistIfStale lists the tools of an open connection again when the
+// server said they changed (notifications/tools/list_changed) or once its
+// ttlMs for the list has passed, and runs the drift check on the new list
+// as a new connection does: a tool that appeared is withheld until
+// approved, and the person is told. A failed re-listing keeps the cached
+// list (the specification lets a client serve a stale list when
+// re-fetching fails) and is noted in the server's log.
 func (b *Bridge) relistIfStale(ctx context.Context, server string, c *conn) {
 	c.relist.Lock()
 	defer c.relist.Unlock()
+	changed := c.settle("tools")
 	until, ok := c.c.ListedUntil()
-	if !ok || time.Now().Before(until) {
+	if !changed && (!ok || time.Now().Before(until)) {
 		return
 	}
 	listed, err := c.c.ListTools(ctx)
+	var d Drift
 	if err == nil {
-		_, err = b.refresh(ctx, server, listed)
+		d, err = b.refresh(ctx, server, listed)
 	}
 	if err != nil {
-		c.c.Note("re-listing the tools after their ttlMs failed; the cached list stays: " + err.Error())
+		c.c.Note("re-listing the tools failed; the cached list stays: " + err.Error())
+		return
+	}
+	b.noticeOnce(c, driftNotice(server, d))
+}
+
+// noticeOnce shows a drift notice of c, unless it is the one shown
+// last: a server re-listed often says once what it withholds.
+func (b *Bridge) noticeOnce(c *conn, n string) {
+	c.mu.Lock()
+	repeated := n == c.noticed
+	c.noticed = n
+	c.mu.Unlock()
+	if !repeated {
+		b.notice(n)
 	}
 }
 
@@ -89,11 +112,12 @@ func (b *Bridge) client(ctx context.Context, server string) (*conn, error) {
 	var d Drift
 	c.c, _, d, c.err = b.dial(ctx, server)
 	close(c.ready)
-	b.notice(driftNotice(server, d))
+	b.noticeOnce(c, driftNotice(server, d))
 	if c.err != nil {
 		b.drop(server, c)
 		return nil, c.err
 	}
+	listen(c.c)
 	return c, nil
 }
 

@@ -19,9 +19,12 @@ type Event struct {
 	Params json.RawMessage
 }
 
-// heard takes a notification from a connected server: it goes to the
-// bridge's OnEvent, when set.
+// heard takes a notification from a connected server: a changed list is
+// marked stale, and everything goes to the bridge's OnEvent, when set.
 func (b *Bridge) heard(server, method string, params json.RawMessage) {
+	if kind, ok := listKinds[method]; ok {
+		b.listChanged(server, kind)
+	}
 	if b.OnEvent != nil {
 		b.OnEvent(Event{Server: server, Method: method, Params: params})
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -45,7 +46,9 @@ var BigResourceSize = wire.ResourceMax + 1
 //	tools/call "progress"    → three notifications/progress (or "steps" of them), then
 //	                           "done"; with "hold", only once the file it names exists
 //	tools/call "roots"       → asks roots/list and answers with the client's reply
-//	tools/call "changed"     → notifications/tools/list_changed, then "ok"
+//	tools/call "changed"     → notifications/tools/list_changed ("times" of them, and
+//	                           "kinds" other lists' too), then "ok"
+//	tools/call "lists"       → how many tools/list it answered
 func (s *Server) feature(m *wire.Message) bool {
 	if s.Script != "features" {
 		return false
@@ -157,8 +160,10 @@ func (s *Server) featureCall(m *wire.Message) bool {
 			Token json.RawMessage `json:"progressToken"`
 		} `json:"_meta"`
 		Arguments struct {
-			Steps int    `json:"steps"`
-			Hold  string `json:"hold"`
+			Steps int      `json:"steps"`
+			Hold  string   `json:"hold"`
+			Times int      `json:"times"`
+			Kinds []string `json:"kinds"`
 		} `json:"arguments"`
 	}
 	json.Unmarshal(m.Params, &p)
@@ -184,9 +189,20 @@ func (s *Server) featureCall(m *wire.Message) bool {
 		s.mu.Unlock()
 		s.Send(&wire.Message{ID: mustID(`"roots-1"`), Method: wire.MethodRootsList, Params: []byte(`{}`)})
 	case "changed":
-		n, _ := wire.NewNotification(wire.MethodToolsListChanged, nil)
-		s.Send(n)
+		for range max(p.Arguments.Times, 1) {
+			n, _ := wire.NewNotification(wire.MethodToolsListChanged, nil)
+			s.Send(n)
+		}
+		for _, kind := range p.Arguments.Kinds {
+			n, _ := wire.NewNotification("notifications/"+kind+"/list_changed", nil)
+			s.Send(n)
+		}
 		s.result(m.ID, text("ok", false))
+	case "lists":
+		s.mu.Lock()
+		n := s.lists
+		s.mu.Unlock()
+		s.result(m.ID, text(strconv.Itoa(n), false))
 	default:
 		return false
 	}

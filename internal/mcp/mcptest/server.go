@@ -69,10 +69,10 @@ func Main() {
 	if os.Getenv(envSleep) != "" {
 		select {} // the detached sleeper on Windows, which has no sleep(1)
 	}
-	s := &Server{Generated: os.Getenv(EnvGenerated), Script: os.Getenv(EnvScript)}
+	s := &Server{Generated: os.Getenv(EnvGenerated), Script: os.Getenv(EnvScript), ToolsFile: os.Getenv(EnvToolsFile)}
 	list := []byte(os.Getenv(EnvTools))
-	if f := os.Getenv(EnvToolsFile); f != "" {
-		list, _ = os.ReadFile(f)
+	if s.ToolsFile != "" {
+		list, _ = os.ReadFile(s.ToolsFile)
 	}
 	_ = json.Unmarshal(list, &s.Tools)
 	s.StatelessTTL, s.statelessEnv = os.LookupEnv(EnvStateless)
@@ -144,6 +144,9 @@ type Server struct {
 	// generated ones; nil lists what Script says.
 	Tools     []map[string]any
 	Generated string
+	// ToolsFile, when set, is read again for Tools at each tools/list of
+	// the "features" script, as a server that changed its list does.
+	ToolsFile string
 	// StatelessTTL is EnvStateless's value for a server with Tools.
 	StatelessTTL string
 	statelessEnv bool
@@ -343,6 +346,14 @@ func (s *Server) initialize(m *wire.Message) {
 func (s *Server) listTools(m *wire.Message) {
 	var p wire.ListToolsParams
 	json.Unmarshal(m.Params, &p)
+	s.mu.Lock()
+	s.lists++
+	s.mu.Unlock()
+	if s.Script == "features" && s.ToolsFile != "" {
+		if b, err := os.ReadFile(s.ToolsFile); err == nil {
+			json.Unmarshal(b, &s.Tools)
+		}
+	}
 	if s.Tools != nil {
 		s.result(m.ID, s.listed(p.Cursor))
 		return
