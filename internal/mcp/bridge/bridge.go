@@ -84,6 +84,11 @@ type Bridge struct {
 	// (log lines, list changes, resource updates). It runs on the
 	// connection's reading goroutine and must not block. Nil drops them.
 	OnEvent func(Event)
+	// AnyServer lets Resources and ReadResource reach every registered
+	// server, enabled for the profile or not: set for a person's own
+	// command at a shell (tai mcp resources, tai mcp read). The model and
+	// the REPL reach enabled servers only.
+	AnyServer bool
 
 	mu    sync.Mutex
 	view  *view

@@ -91,7 +91,7 @@ func (b *Bridge) callOnce(ctx context.Context, server, tool string, args json.Ra
 		}
 		return tools.Result{}, fmt.Errorf("%s/%s: %w", server, tool, loginHint(server, err))
 	}
-	text := resultText(r)
+	text := resultText(server, r)
 	if len(text) > wire.ResultMax {
 		if text, err = b.spill(ctx, server, tool, b.Store.Redact(text)); err != nil {
 			return tools.Result{}, err
@@ -132,20 +132,29 @@ func (b *Bridge) check(ctx context.Context, server, tool string, starting bool) 
 	return nil
 }
 
-// resultText joins text blocks; any other block (image, audio, resource…)
-// is kept as its JSON, unchanged.
-func resultText(r *wire.CallToolResult) string {
+// resultText joins text blocks, names resource links so the model can
+// read them with mcp_read, and shows embedded resources (see
+// resourceBlock); any other block (image, audio…) is kept as its JSON,
+// unchanged.
+func resultText(server string, r *wire.CallToolResult) string {
 	var parts []string
 	for _, c := range r.Content {
 		var block struct {
 			Type string `json:"type"`
 			Text string `json:"text"`
 		}
-		if json.Unmarshal(c, &block) == nil && block.Type == "text" {
-			parts = append(parts, block.Text)
+		if json.Unmarshal(c, &block) != nil {
+			parts = append(parts, string(c))
 			continue
 		}
-		parts = append(parts, string(c))
+		switch block.Type {
+		case "text":
+			parts = append(parts, block.Text)
+		case "resource_link", "resource":
+			parts = append(parts, resourceBlock(server, block.Type, c))
+		default:
+			parts = append(parts, string(c))
+		}
 	}
 	if len(parts) == 0 && len(r.StructuredContent) > 0 {
 		parts = append(parts, string(r.StructuredContent))

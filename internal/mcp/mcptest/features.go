@@ -49,6 +49,9 @@ var BigResourceSize = wire.ResourceMax + 1
 //	tools/call "changed"     → notifications/tools/list_changed ("times" of them, and
 //	                           "kinds" other lists' too), then "ok"
 //	tools/call "lists"       → how many tools/list it answered
+//	tools/call "links"       → a text block, a resource_link to test://a, one whose
+//	                           URI holds an escape, and test://item/1 and test://b
+//	                           embedded
 func (s *Server) feature(m *wire.Message) bool {
 	if s.Script != "features" {
 		return false
@@ -188,6 +191,15 @@ func (s *Server) featureCall(m *wire.Message) bool {
 		s.waiting = m
 		s.mu.Unlock()
 		s.Send(&wire.Message{ID: mustID(`"roots-1"`), Method: wire.MethodRootsList, Params: []byte(`{}`)})
+	case "links":
+		s.result(m.ID, map[string]any{"content": []any{
+			map[string]any{"type": "text", "text": "see these"},
+			map[string]any{"type": "resource_link", "uri": "test://a", "name": "a", "mimeType": "text/plain"},
+			map[string]any{"type": "resource_link", "uri": "test://\x1b[31mred", "name": "red"},
+			map[string]any{"type": "resource", "resource": map[string]any{"uri": "test://item/1", "mimeType": "text/plain", "text": "item 1"}},
+			map[string]any{"type": "resource", "resource": map[string]any{"uri": "test://b", "mimeType": "application/octet-stream",
+				"blob": base64.StdEncoding.EncodeToString([]byte{0, 1, 2, 3})}},
+		}})
 	case "changed":
 		for range max(p.Arguments.Times, 1) {
 			n, _ := wire.NewNotification(wire.MethodToolsListChanged, nil)

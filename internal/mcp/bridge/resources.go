@@ -1,0 +1,251 @@
+package bridge
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"tai/internal/mcp/client"
+	"tai/internal/mcp/wire"
+	"tai/internal/vault"
+)
+
+// ServerResources is what one server offers to read, as listed from a live
+// connection: its resources (less those the profile withholds) and its
+// resource templates. Every text field is as the server sent it.
+type ServerResources struct {
+	Server    string
+	Resources []wire.Resource
+	Templates []wire.ResourceTemplate
+}
+
+// Resources lists the resources and resource templates of server, starting
+// it when it is not running. For the model and the REPL the server must be
+// enabled for the profile; with AnyServer set (a person's own command at a
+// shell), any registered server will do. A resource the profile withholds
+// (Allowed) is left out.
+func (b *Bridge) Resources(ctx context.Context, server string) (ServerResources, error) {
+	out := ServerResources{Server: server}
+	err := b.withResources(ctx, server, "listing the resources of", func(c *client.Client) error {
+		list, err := c.ListResources(ctx)
+		if err != nil {
+			return err
+		}
+		for _, r := range list {
+			if b.Allowed(server, vault.FilterResource, r.URI) {
+				out.Resources = append(out.Resources, r)
+			}
+		}
+		out.Templates, err = c.ListResourceTemplates(ctx)
+		return err
+	})
+	if err != nil {
+		return ServerResources{}, err
+	}
+	return out, nil
+}
+
+// ResourceContent is one item of a read resource: Text (redacted), or
+// Blob's decoded bytes when IsBlob.
+type ResourceContent struct {
+	URI      string
+	MIMEType string
+	Text     string
+	Blob     []byte
+	IsBlob   bool
+}
+
+// Size is the content's length in bytes.
+func (c ResourceContent) Size() int {
+	if c.IsBlob {
+		return len(c.Blob)
+	}
+	return len(c.Text)
+}
+
+// ResourceRead is one resource read from a server.
+type ResourceRead struct {
+	Server   string
+	URI      string
+	Contents []ResourceContent
+}
+
+// ReadResource reads uri from server, under the same rules as Resources:
+// the server enabled (or AnyServer), the resource not withheld, and the
+// whole read within MCP_RESOURCE_MAX (the client refuses more). Text
+// passes through Store.Redact; blobs are decoded, never redacted, and
+// never shown as they are.
+func (b *Bridge) ReadResource(ctx context.Context, server, uri string) (*ResourceRead, error) {
+	if !b.Allowed(server, vault.FilterResource, uri) {
+		return nil, &UnavailableError{Msg: fmt.Sprintf("resource %s of MCP server %s is disabled for profile %s",
+			printable(uri, 200), server, b.Profile), Err: ErrFiltered}
+	}
+	var res *wire.ReadResourceResult
+	err := b.withResources(ctx, server, "reading "+printable(uri, 200)+" from", func(c *client.Client) error {
+		var err error
+		res, err = c.ReadResource(ctx, uri)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := &ResourceRead{Server: server, URI: uri}
+	for _, item := range res.Contents {
+		rc := ResourceContent{URI: item.URI, MIMEType: item.MIMEType}
+		switch {
+		case item.Blob != nil:
+			rc.IsBlob = true
+			rc.Blob, err = base64.StdEncoding.DecodeString(*item.Blob)
+			if err != nil { // the client checked it; a server cannot get here
+				return nil, fmt.Errorf("reading %s from MCP server %s: a blob that is not base64", printable(uri, 200), server)
+			}
+		case item.Text != nil:
+			rc.Text = b.Store.Redact(*item.Text)
+		}
+		out.Contents = append(out.Contents, rc)
+	}
+	return out, nil
+}
+
+// withResources runs fn on a live connection to server, after checking
+// that this bridge may reach the server's resources. A failure says what
+// was done ("reading URI from") to which server, once; a server that
+// declared no resources says so in one line.
+func (b *Bridge) withResources(ctx context.Context, server, what string, fn func(*client.Client) error) error {
+	if err := b.reachable(ctx, server); err != nil {
+		return err
+	}
+	c, err := b.client(ctx, server)
+	if err != nil {
+		return err
+	}
+	c.acquire()
+	defer b.release(server, c)
+	err = fn(c.c)
+	var ce *client.CapabilityError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ce):
+		return &UnavailableError{Msg: fmt.Sprintf("MCP server %s offers no resources (it declared no resources capability)", server)}
+	case errors.Is(err, client.ErrLost), errors.Is(err, client.ErrClosed):
+		b.drop(server, c)
+	}
+	return &protocolError{fmt.Errorf("%s MCP server %s: %w", what, server, loginHint(server, err))}
+}
+
+// reachable refuses a server this bridge may not reach for resources: one
+// not registered, or, unless AnyServer, not enabled for the profile.
+func (b *Bridge) reachable(ctx context.Context, server string) error {
+	v, err := b.current(ctx)
+	if err != nil {
+		return err
+	}
+	if _, ok := v.servers[server]; !ok {
+		return &UnavailableError{Msg: fmt.Sprintf("no MCP server named %q; see `tai mcp list`", printable(server, 64))}
+	}
+	if !v.enabled[server] && !b.AnyServer {
+		return &UnavailableError{Msg: fmt.Sprintf("MCP server %s is not enabled for profile %s; run `tai mcp enable %s`", server, b.Profile, server)}
+	}
+	return nil
+}
+
+// ModelText is the read as the model gets it: each content under a line
+// naming the resource, text as it is, a blob described and never dumped.
+// Text past MCP_RESULT_MAX is spilled to a vault record, as a bridged
+// tool's result is.
+func (b *Bridge) ModelText(ctx context.Context, r *ResourceRead) (string, error) {
+	var sb strings.Builder
+	for i, c := range r.Contents {
+		if i > 0 {
+			sb.WriteString("\n")
+		}
+		sb.WriteString(contentHeader(r.Server, c))
+		if !c.IsBlob {
+			sb.WriteString("\n" + c.Text)
+		}
+	}
+	if len(r.Contents) == 0 {
+		fmt.Fprintf(&sb, "[resource server=%s uri=%s: empty]", r.Server, printable(r.URI, 300))
+	}
+	text := sb.String()
+	if len(text) <= wire.ResultMax {
+		return text, nil
+	}
+	return b.spill(ctx, r.Server, "resource "+printable(r.URI, 200), b.Store.Redact(text))
+}
+
+// contentHeader names one content of a read for the model, and describes
+// a blob.
+func contentHeader(server string, c ResourceContent) string {
+	h := fmt.Sprintf("[resource server=%s uri=%s", server, printable(c.URI, 300))
+	if c.MIMEType != "" {
+		h += " mimeType=" + printable(c.MIMEType, 80)
+	}
+	if c.IsBlob {
+		return h + fmt.Sprintf(": %d bytes of binary data, not shown]", len(c.Blob))
+	}
+	return h + fmt.Sprintf(" (%d bytes)]", len(c.Text))
+}
+
+// embeddedMax bounds the text of one resource a tool result embeds, as the
+// model sees it inline; mcp_read reads the rest.
+const embeddedMax = 16 << 10
+
+// resourceBlock is a tool result's resource_link or embedded resource as
+// the model reads it: a link named on one line so mcp_read can follow it,
+// an embedded text under such a line (cut at embeddedMax), an embedded
+// blob described. A block that does not parse is kept as its JSON.
+func resourceBlock(server, kind string, raw []byte) string {
+	var block struct {
+		URI      string `json:"uri"`
+		Name     string `json:"name"`
+		MIMEType string `json:"mimeType"`
+		Resource *struct {
+			URI      string  `json:"uri"`
+			MIMEType string  `json:"mimeType"`
+			Text     *string `json:"text"`
+			Blob     *string `json:"blob"`
+		} `json:"resource"`
+	}
+	if json.Unmarshal(raw, &block) != nil || (kind == "resource" && block.Resource == nil) {
+		return string(raw)
+	}
+	if kind == "resource_link" {
+		line := fmt.Sprintf("[resource_link server=%s uri=%s", server, printable(block.URI, 300))
+		if block.Name != "" {
+			line += " name=" + printable(block.Name, 120)
+		}
+		if block.MIMEType != "" {
+			line += " mimeType=" + printable(block.MIMEType, 80)
+		}
+		return line + "; read it with mcp_read]"
+	}
+	r := block.Resource
+	c := ResourceContent{URI: r.URI, MIMEType: r.MIMEType}
+	switch {
+	case r.Blob != nil:
+		blob, err := base64.StdEncoding.DecodeString(*r.Blob)
+		if err != nil {
+			return fmt.Sprintf("[resource server=%s uri=%s: a blob that is not base64, not shown]", server, printable(r.URI, 300))
+		}
+		c.IsBlob, c.Blob = true, blob
+	case r.Text != nil:
+		c.Text = *r.Text
+	}
+	head := contentHeader(server, c)
+	if c.IsBlob {
+		return head
+	}
+	if len(c.Text) <= embeddedMax {
+		return head + "\n" + c.Text
+	}
+	cut := embeddedMax
+	for cut > 0 && c.Text[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return fmt.Sprintf("%s\n%s\n[cut at %d of %d bytes; read the whole with mcp_read]", head, c.Text[:cut], cut, len(c.Text))
+}
