@@ -26,6 +26,8 @@ func AgentTools() []*tools.Tool {
 	call := group.Tool(CallName, callWithheld)
 	call.AuditKind = vault.KindMCPCall
 	call.Reach = func(tools.Call) tools.Reach { return tools.Reach{Sends: "an MCP server"} }
+	read := group.Tool(ReadName, nil)
+	read.Reach = call.Reach
 	return []*tools.Tool{
 		tools.Define(group.Tool(AddName, nil), runAdd, tools.ConsentBy(addConsent)),
 		tools.Define(group.Tool(ListName, tools.AlwaysSafe), runList),
@@ -35,6 +37,7 @@ func AgentTools() []*tools.Tool {
 		tools.Define(group.Tool(ToolsName, tools.AlwaysSafe), runTools),
 		tools.Define(call, runCall, tools.ConsentBy(callToolConsent), tools.SubjectBy(callSubject)),
 		tools.Define(group.Tool(LoginName, nil), runLogin, tools.ConsentBy(loginToolConsent)),
+		tools.Define(read, runRead, tools.ConsentBy(readConsent), tools.SubjectBy(readSubject)),
 	}
 }
 
@@ -211,4 +214,5 @@ const (
 	ToolsName   = "mcp_tools"
 	CallName    = "mcp_call"
 	LoginName   = "mcp_login"
+	ReadName    = "mcp_read"
 )

@@ -140,15 +140,15 @@ func (b *Bridge) withResources(ctx context.Context, server, what string, fn func
 // reachable refuses a server this bridge may not reach for resources: one
 // not registered, or, unless AnyServer, not enabled for the profile.
 func (b *Bridge) reachable(ctx context.Context, server string) error {
+	if !b.AnyServer {
+		return b.usable(ctx, server)
+	}
 	v, err := b.current(ctx)
 	if err != nil {
 		return err
 	}
 	if _, ok := v.servers[server]; !ok {
-		return &UnavailableError{Msg: fmt.Sprintf("no MCP server named %q; see `tai mcp list`", printable(server, 64))}
-	}
-	if !v.enabled[server] && !b.AnyServer {
-		return &UnavailableError{Msg: fmt.Sprintf("MCP server %s is not enabled for profile %s; run `tai mcp enable %s`", server, b.Profile, server)}
+		return &UnavailableError{Msg: fmt.Sprintf("no MCP server named %q; see `tai mcp list`", server)}
 	}
 	return nil
 }
