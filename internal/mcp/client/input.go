@@ -25,8 +25,8 @@ type Asking func(ctx context.Context, method string, params json.RawMessage) (js
 
 // The method names of what a server may ask.
 const (
-	MethodElicit = "elicitation/create"
-	MethodSample = "sampling/createMessage"
+	MethodElicit = wire.MethodElicit
+	MethodSample = wire.MethodSample
 )
 
 // Caps on the stateless era's multi round-trip requests.

@@ -29,6 +29,8 @@ const (
 	MethodRootsListChanged     = "notifications/roots/list_changed"
 	MethodListen               = "subscriptions/listen"
 	MethodListenAcknowledged   = "notifications/subscriptions/acknowledged"
+	MethodElicit               = "elicitation/create"
+	MethodSample               = "sampling/createMessage"
 	MethodTasksGet             = "tasks/get"
 	MethodTasksResult          = "tasks/result"
 	MethodTasksCancel          = "tasks/cancel"
@@ -89,6 +91,8 @@ var Methods = []Method{
 	{Name: MethodRootsListChanged, Direction: ClientToServer, Notification: true, Era: "session"},
 	{Name: MethodListen, Direction: ClientToServer, Era: "stateless"},
 	{Name: MethodListenAcknowledged, Direction: ServerToClient, Notification: true, Era: "stateless"},
+	{Name: MethodElicit, Direction: ServerToClient},
+	{Name: MethodSample, Direction: ServerToClient},
 	{Name: MethodTasksGet, Direction: ClientToServer, Era: "session"},
 	{Name: MethodTasksResult, Direction: ClientToServer, Era: "session"},
 	{Name: MethodTasksCancel, Direction: ClientToServer, Era: "session"},
