@@ -2,8 +2,9 @@ package config
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"tai/internal/lazyre"
 )
 
 // Crush (charmbracelet/crush) keeps its servers in crush.json under "mcp",
@@ -24,7 +25,7 @@ func crushGroup(doc map[string]any) *group {
 
 // crushEcho matches $(echo $NAME) and $(echo ${NAME}), the form Crush's
 // README gives for reading a variable.
-var crushEcho = regexp.MustCompile(`\$\(\s*echo\s+\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))\s*\)`)
+var crushEcho = lazyre.New(`\$\(\s*echo\s+\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))\s*\)`)
 
 // crushVars reads e's strings as Crush expands them: $(echo $NAME) and
 // $NAME become ${NAME}, each with a note for the consent screen. Any
@@ -32,7 +33,7 @@ var crushEcho = regexp.MustCompile(`\$\(\s*echo\s+\$(?:\{([A-Za-z_][A-Za-z0-9_]*
 func crushVars(e *Entry, where string) error {
 	var err error
 	walk(e, func(label, s string) string {
-		s = crushEcho.ReplaceAllStringFunc(s, func(m string) string {
+		s = crushEcho.Regexp().ReplaceAllStringFunc(s, func(m string) string {
 			sub := crushEcho.FindStringSubmatch(m)
 			name := sub[1] + sub[2]
 			e.Notes = append(e.Notes, fmt.Sprintf("%s: %s read as ${%s}", label, m, name))

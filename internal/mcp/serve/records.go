@@ -3,9 +3,10 @@ package serve
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"tai/internal/lazyre"
 	"time"
 
 	"tai/internal/mcp/wire"
@@ -45,7 +46,7 @@ var (
 
 // recordID is the shape of a record id (vault.NewID), checked before the
 // vault is asked.
-var recordID = regexp.MustCompile(`^[a-z][0-9a-z]{1,31}$`)
+var recordID = lazyre.New(`^[a-z][0-9a-z]{1,31}$`)
 
 // ListResources implements Resources: pages of recordPage records, newest
 // first; the cursor is the offset of the page. A record added between two
