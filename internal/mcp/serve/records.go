@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"tai/internal/lazyre"
 	"time"
 
+	"tai/internal/lazyre"
 	"tai/internal/mcp/wire"
 	"tai/internal/vault"
 )
