@@ -17,9 +17,9 @@ import (
 // connection: its resources (less those the profile withholds) and its
 // resource templates. Every text field is as the server sent it.
 type ServerResources struct {
-	Server    string
-	Resources []wire.Resource
-	Templates []wire.ResourceTemplate
+	Server    string                  `json:"server"`
+	Resources []wire.Resource         `json:"resources"`
+	Templates []wire.ResourceTemplate `json:"templates"`
 }
 
 // Resources lists the resources and resource templates of server, starting
