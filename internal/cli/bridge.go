@@ -22,6 +22,10 @@ func (a *App) newBridge(profile string, approver *agent.Approver) *bridge.Bridge
 		Progress:         a.Stderr,
 		ProgressTerminal: a.IsTerminal(a.Stderr),
 	}
+	// Every bridge answers elicitations, so every server is told the same
+	// capabilities (and lists the same tools) whoever starts it; with
+	// nobody to ask, the answer is a decline.
+	b.Elicit = (&elicitor{a: a, ap: approver}).answer
 	if approver != nil {
 		b.Confirm = func(ctx context.Context, c tools.Consent) (bool, error) {
 			v, err := approver.Confirm(ctx, c)

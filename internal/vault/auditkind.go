@@ -14,6 +14,7 @@ const (
 	KindMCPPins       = "mcp-pins"         // a server's pin policy set (subject server:policy)
 	KindMCPPinAccept  = "mcp-pin-accepted" // a changed definition accepted under the notify pin policy
 	KindMCPFilter     = "mcp-filter"       // a profile's filter of a server's tools, prompts or resources changed
+	KindMCPElicit     = "mcp-elicit"       // a server asked the person something (subject server/form or server/url:host)
 	KindGrant         = "grant"
 	KindGrantRevoke   = "grant-revoke"
 	KindSecretSet     = "secret-set"
@@ -37,6 +38,14 @@ const (
 	OutcomeRefused       = "refused"        // not reachable: a server not enabled, a tool withheld
 	OutcomeDenied        = "denied"         // the approval policy or the person said no
 	OutcomeRefusedSecret = "refused-secret" // a known secret on its way out, refused in every mode
+)
+
+// Outcomes of a server's elicitation: the answer the server got (refused
+// when tai would not show the request, error when it could not be asked).
+const (
+	OutcomeAccept  = "accept"
+	OutcomeDecline = "decline"
+	OutcomeCancel  = "cancel"
 )
 
 // Origins: the door a tool call came through.

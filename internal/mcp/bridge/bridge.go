@@ -90,6 +90,9 @@ type Bridge struct {
 	// the REPL reach enabled servers only.
 	AnyServer bool
 
+	// completions are the URL elicitations refused calls wait on.
+	completions completions
+
 	mu    sync.Mutex
 	view  *view
 	conns map[string]*conn

@@ -52,12 +52,23 @@ func (e *protocolError) Unwrap() error        { return e.err }
 func (e *protocolError) AuditOutcome() string { return vault.OutcomeProtocolError }
 
 // call runs one call, re-authorizing with a wider scope when the server
-// answers 403 insufficient_scope and a person is here to log in.
+// answers 403 insufficient_scope and a person is here to log in, and
+// trying once more after the person opened the URLs a -32042 asked for.
 func (b *Bridge) call(ctx context.Context, server, tool string, args json.RawMessage) (tools.Result, error) {
+	elicited := 0
 	for attempt := 0; ; attempt++ {
 		res, err := b.callOnce(ctx, server, tool, args)
 		if err == nil {
 			return res, nil
+		}
+		var we *wire.Error
+		if errors.As(err, &we) && we.Code == wire.CodeURLElicitationRequired {
+			again, err := b.urlRequired(ctx, server, err, elicited)
+			if !again {
+				return res, err
+			}
+			elicited++
+			continue
 		}
 		if again, err := b.stepUp(ctx, server, err, attempt); !again {
 			return res, err

@@ -229,9 +229,9 @@ func (b *Bridge) options(t client.Transport, server string, connect time.Duratio
 		},
 		Elicit: b.Elicit != nil, Sample: b.Sample != nil,
 		Ask: func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
-			ask := b.Elicit
-			if method == client.MethodSample {
-				ask = b.Sample
+			ask := b.Sample
+			if method == client.MethodElicit && b.Elicit != nil {
+				ask = b.elicited
 			}
 			if ask == nil || server == "" {
 				return nil, &wire.Error{Code: wire.CodeMethodNotFound, Message: "tai does not answer " + wire.Printable(method, 60) + " here"}

@@ -20,8 +20,12 @@ type Event struct {
 }
 
 // heard takes a notification from a connected server: a changed list is
-// marked stale, and everything goes to the bridge's OnEvent, when set.
+// marked stale, a completed URL elicitation ends the wait of the call that
+// asked for it, and everything goes to the bridge's OnEvent, when set.
 func (b *Bridge) heard(server, method string, params json.RawMessage) {
+	if method == wire.MethodElicitComplete {
+		b.elicitationComplete(server, params)
+	}
 	if kind, ok := listKinds[method]; ok {
 		b.listChanged(server, kind)
 	}

@@ -52,6 +52,11 @@ var BigResourceSize = wire.ResourceMax + 1
 //	tools/call "links"       → a text block, a resource_link to test://a, one whose
 //	                           URI holds an escape, and test://item/1 and test://b
 //	                           embedded
+//	tools/call "elicit"      → asks elicitation/create with the "params" argument (else
+//	                           DefaultElicitation) and answers with the client's reply
+//	tools/call "url-required"→ the first time -32042 naming a URL elicitation of the
+//	                           "url" argument, id "el-1" (completed once the file
+//	                           "complete" names exists); then "url step done"
 func (s *Server) feature(m *wire.Message) bool {
 	if s.Script != "features" {
 		return false
@@ -163,10 +168,13 @@ func (s *Server) featureCall(m *wire.Message) bool {
 			Token json.RawMessage `json:"progressToken"`
 		} `json:"_meta"`
 		Arguments struct {
-			Steps int      `json:"steps"`
-			Hold  string   `json:"hold"`
-			Times int      `json:"times"`
-			Kinds []string `json:"kinds"`
+			Steps    int             `json:"steps"`
+			Hold     string          `json:"hold"`
+			Times    int             `json:"times"`
+			Kinds    []string        `json:"kinds"`
+			Params   json.RawMessage `json:"params"`
+			URL      string          `json:"url"`
+			Complete string          `json:"complete"`
 		} `json:"arguments"`
 	}
 	json.Unmarshal(m.Params, &p)
@@ -215,16 +223,55 @@ func (s *Server) featureCall(m *wire.Message) bool {
 		n := s.lists
 		s.mu.Unlock()
 		s.result(m.ID, text(strconv.Itoa(n), false))
+	case "elicit":
+		params := p.Arguments.Params
+		if len(params) == 0 {
+			params = json.RawMessage(DefaultElicitation)
+		}
+		s.mu.Lock()
+		s.waiting = m
+		s.mu.Unlock()
+		s.Send(&wire.Message{ID: mustID(`"elicit-1"`), Method: wire.MethodElicit, Params: params})
+	case "url-required":
+		s.urlRequired(m, p.Arguments.URL, p.Arguments.Complete)
 	default:
 		return false
 	}
 	return true
 }
 
-// rootsAnswer answers the waiting "roots" call with the client's reply to
-// roots/list, and reports whether m was that reply.
+// DefaultElicitation is the form the "elicit" tool asks when given none:
+// a required name and an age with a default.
+const DefaultElicitation = `{"message":"Who are you?","requestedSchema":{"type":"object","properties":{` +
+	`"name":{"type":"string","title":"Your name","minLength":2},"age":{"type":"integer","minimum":0,"default":30}},"required":["name"]}}`
+
+// urlRequired answers the "url-required" tool: the first call is refused
+// with -32042, later ones succeed.
+func (s *Server) urlRequired(m *wire.Message, url, complete string) {
+	s.mu.Lock()
+	first := !s.urlAsked
+	s.urlAsked = true
+	s.mu.Unlock()
+	if !first {
+		s.result(m.ID, text("url step done", false))
+		return
+	}
+	data, _ := json.Marshal(map[string]any{"elicitations": []any{map[string]any{
+		"mode": "url", "elicitationId": "el-1", "url": url, "message": "Connect your account first."}}})
+	s.Send(wire.NewErrorResponse(m.ID, &wire.Error{Code: wire.CodeURLElicitationRequired, Message: "This request requires more information.", Data: data}))
+	if complete != "" {
+		go func() {
+			holdFor(complete)
+			n, _ := wire.NewNotification(wire.MethodElicitComplete, map[string]any{"elicitationId": "el-1"})
+			s.Send(n)
+		}()
+	}
+}
+
+// rootsAnswer answers the waiting "roots" or "elicit" call with the
+// client's reply to its request, and reports whether m was that reply.
 func (s *Server) rootsAnswer(m *wire.Message) bool {
-	if m.ID.String() != `"roots-1"` {
+	if id := m.ID.String(); id != `"roots-1"` && id != `"elicit-1"` {
 		return false
 	}
 	s.mu.Lock()

@@ -162,6 +162,7 @@ type Server struct {
 	waiting  *wire.Message     // an "answers" call held until both arrive
 	refused  bool              // "stateless-refuse-once" refused its first discover
 	lists    int               // tools/list requests answered
+	urlAsked bool              // "url-required" refused its first call
 }
 
 func (s *Server) result(id wire.ID, v any) {

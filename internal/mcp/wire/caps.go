@@ -31,6 +31,10 @@ const (
 	ResolverSteps   = 12                 // MCP_RESOLVER_STEPS
 	OAuthTimeout    = 300 * time.Second  // MCP_OAUTH_TIMEOUT
 	DefaultPort     = 8765               // MCP_DEFAULT_PORT
+
+	ElicitMaxBytes   = 64 << 10 // MCP_ELICIT_MAX_BYTES, bytes
+	ElicitMaxFields  = 32       // MCP_ELICIT_MAX_FIELDS
+	ElicitMessageMax = 4 << 10  // MCP_ELICIT_MESSAGE_MAX, bytes
 )
 
 // Constant is one MCP_* name of the design with the Go value it maps to,
@@ -70,6 +74,9 @@ var Constants = []Constant{
 	{"MCP_RESOLVER_STEPS", strconv.Itoa(ResolverSteps), "agent steps for one GitHub resolution"},
 	{"MCP_OAUTH_TIMEOUT", seconds(OAuthTimeout), "wait for the browser redirect of a login"},
 	{"MCP_DEFAULT_PORT", strconv.Itoa(DefaultPort), "port of the served endpoint"},
+	{"MCP_ELICIT_MAX_BYTES", size(ElicitMaxBytes), "bytes of one elicitation's params as sent; a larger one is refused before anyone is asked"},
+	{"MCP_ELICIT_MAX_FIELDS", strconv.Itoa(ElicitMaxFields), "fields of one elicitation form; a form with more is refused"},
+	{"MCP_ELICIT_MESSAGE_MAX", size(ElicitMessageMax), "bytes of an elicitation's message, field title or description shown; the rest is cut with a mark"},
 }
 
 // Lookup finds the MCP_* name in Constants.

@@ -30,6 +30,10 @@ const (
 	CodeHeaderMismatch      = -32020 // HeaderMismatch: a request header is missing or disagrees with the body
 	CodeMissingCapability   = -32021 // MissingRequiredClientCapability; data.requiredCapabilities
 	CodeUnsupportedProtocol = -32022 // UnsupportedProtocolVersion; data {supported, requested}
+
+	// CodeURLElicitationRequired refuses a request until the person has
+	// been through the URL elicitations its data.elicitations names.
+	CodeURLElicitationRequired = -32042
 )
 
 // Code is one JSON-RPC error code with the name the docs give it.
@@ -50,6 +54,7 @@ var Codes = []Code{
 	{CodeHeaderMismatch, "HeaderMismatch"},
 	{CodeMissingCapability, "MissingRequiredClientCapability"},
 	{CodeUnsupportedProtocol, "UnsupportedProtocolVersion"},
+	{CodeURLElicitationRequired, "URLElicitationRequired"},
 }
 
 // Modern reports whether code is one only a stateless-era server sends: an

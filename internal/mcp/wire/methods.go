@@ -35,6 +35,9 @@ const (
 	MethodTasksResult          = "tasks/result"
 	MethodTasksCancel          = "tasks/cancel"
 	MethodTaskStatus           = "notifications/tasks/status"
+	// MethodElicitComplete tells that the browser step of a URL
+	// elicitation is done.
+	MethodElicitComplete = "notifications/elicitation/complete"
 )
 
 // Direction says which side sends a method.
@@ -97,6 +100,7 @@ var Methods = []Method{
 	{Name: MethodTasksResult, Direction: ClientToServer, Era: "session"},
 	{Name: MethodTasksCancel, Direction: ClientToServer, Era: "session"},
 	{Name: MethodTaskStatus, Direction: ServerToClient, Notification: true, Era: "session"},
+	{Name: MethodElicitComplete, Direction: ServerToClient, Notification: true},
 }
 
 // ServedMethod returns the row of a method tai's server handles in era.
