@@ -230,8 +230,14 @@ func TestChat_WaitsUpToTheChatTimeout(t *testing.T) {
 }
 
 func TestChat_TurnPastTheChatTimeout(t *testing.T) {
-	host := newTestHost(t, llmtest.Script{Turns: []llmtest.Turn{{Hang: true}, text("later")}})
-	h := start(t, Options{Tools: servedTools(), Host: host, ChatTimeout: 50 * time.Millisecond})
+	// Rules, not turns in order: the first turn may pass its deadline
+	// before its request reaches the model, and the next must not hang.
+	// The deadline leaves a turn under -race on a busy machine room.
+	host := newTestHost(t, llmtest.Script{Rules: []llmtest.Rule{
+		{Match: "^slow$", Turns: []llmtest.Turn{{Hang: true}}},
+		{Match: "^again$", Turns: []llmtest.Turn{text("later")}},
+	}})
+	h := start(t, Options{Tools: servedTools(), Host: host, ChatTimeout: 250 * time.Millisecond})
 	sess := h.open()
 	res := h.call(sess, ChatName, chatArgsOf("slow"))
 	if !res.IsError || !strings.Contains(res.Text(), "passed MCP_CHAT_TIMEOUT") {

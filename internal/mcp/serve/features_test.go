@@ -253,6 +253,47 @@ func (fakePrompts) GetPrompt(_ context.Context, name string, args map[string]str
 	return &wire.GetPromptResult{Messages: []wire.PromptMessage{{Role: "user", Content: json.RawMessage(`{"type":"text","text":"hello ` + args["who"] + `"}`)}}}, nil
 }
 
+// memResources serves one text resource, mem://a, and completes
+// anything with "a".
+type memResources struct{}
+
+func (memResources) ListResources(_ context.Context, cursor string) ([]wire.Resource, string, error) {
+	if cursor != "" {
+		return nil, "", ErrBadCursor
+	}
+	return []wire.Resource{{URI: "mem://a", Name: "a"}}, "", nil
+}
+
+func (memResources) ResourceTemplates(context.Context) ([]wire.ResourceTemplate, error) {
+	return nil, nil
+}
+
+func (memResources) ReadResource(_ context.Context, uri string) ([]wire.ResourceContents, error) {
+	if uri != "mem://a" {
+		return nil, ErrResourceNotFound
+	}
+	text := "a"
+	return []wire.ResourceContents{{URI: uri, Text: &text}}, nil
+}
+
+func (memResources) Complete(context.Context, wire.CompleteParams) ([]string, error) {
+	out := make([]string, MaxCompletions+5)
+	for i := range out {
+		out[i] = fmt.Sprint("a", i)
+	}
+	return out, nil
+}
+
+func TestComplete_CutAtMaxCompletions(t *testing.T) {
+	h := start(t, Options{Complete: memResources{}})
+	var res wire.CompleteResult
+	m := h.request(h.open(), "completion/complete", map[string]any{"ref": map[string]any{"type": "ref/prompt", "name": "p"}, "argument": map[string]any{"name": "x", "value": ""}}).msg(t)
+	if json.Unmarshal(m.Result, &res) != nil || len(res.Completion.Values) != MaxCompletions || !res.Completion.HasMore ||
+		res.Completion.Total == nil || *res.Completion.Total != MaxCompletions+5 {
+		t.Errorf("completion: %s", m.Result)
+	}
+}
+
 func TestPrompts_ListAndGet(t *testing.T) {
 	h := start(t, Options{Prompts: fakePrompts{}})
 	sess := h.open()

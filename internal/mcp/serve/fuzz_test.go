@@ -26,6 +26,12 @@ func FuzzPost(f *testing.F) {
 		`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
 		`{"jsonrpc":"2.0","id":1,"result":{}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"server/discover"}`,
+		`{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"mem://a","_meta":{"progressToken":"t"}}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"resources/list","params":{"cursor":"x"}}`,
+		`{"jsonrpc":"2.0","id":6,"method":"resources/subscribe","params":{"uri":"mem://a"}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"prompts/get","params":{"name":"greet","arguments":{"who":"x"}}}`,
+		`{"jsonrpc":"2.0","id":8,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"greet"},"argument":{"name":"who","value":""}}}`,
+		`{"jsonrpc":"2.0","id":9,"method":"logging/setLevel","params":{"level":"debug"}}`,
 		`42`, `"`, ``,
 	} {
 		f.Add([]byte(seed), true)
@@ -34,7 +40,7 @@ func FuzzPost(f *testing.F) {
 		Run: func(ctx context.Context, c Call) (*wire.CallToolResult, error) {
 			return TextResult(string(c.Args), false), nil
 		}}
-	srv, err := New(Options{Key: testKey, Tools: []*Tool{echo}, Loopback: true})
+	srv, err := New(Options{Key: testKey, Tools: []*Tool{echo}, Loopback: true, Resources: memResources{}, Prompts: fakePrompts{}, Complete: memResources{}})
 	if err != nil {
 		f.Fatal(err)
 	}
