@@ -14,23 +14,9 @@ import (
 	"tai/internal/tools"
 )
 
-// statelessMeta is the _meta of a stateless-era request, with extra keys.
-func statelessMeta(extra string) string {
-	m := `"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}`
-	if extra != "" {
-		m += "," + extra
-	}
-	return `"_meta":{` + m + `}`
-}
-
-// stateless sends one stateless-era request with its headers.
-func (h *harness) stateless(method, params, name string) reply {
-	h.t.Helper()
-	hdr := []string{"MCP-Protocol-Version: 2026-07-28", "Mcp-Method: " + method}
-	if name != "" {
-		hdr = append(hdr, "Mcp-Name: "+wire.HeaderValue(name))
-	}
-	return h.do("POST", `{"jsonrpc":"2.0","id":9,"method":"`+method+`","params":`+params+`}`, hdr...)
+// metaWith is modernMeta with more keys.
+func metaWith(keys string) string {
+	return strings.TrimSuffix(modernMeta, "}") + "," + keys + "}"
 }
 
 // recordsServer serves the records of profile default of a fresh vault.
@@ -69,7 +55,7 @@ func TestCapabilities_DeclareWhatIsServed(t *testing.T) {
 			if got := canonical(t, init.Capabilities); got != tc.sess {
 				t.Errorf("initialize capabilities %s, want %s", got, tc.sess)
 			}
-			json.Unmarshal(h.stateless("server/discover", `{`+statelessMeta("")+`}`, "").msg(t).Result, &init)
+			json.Unmarshal(h.modern("server/discover", "{"+modernMeta+"}").msg(t).Result, &init)
 			if got := canonical(t, init.Capabilities); got != tc.state {
 				t.Errorf("discover capabilities %s, want %s (no subscribe: the stateless era has no resources/subscribe)", got, tc.state)
 			}
@@ -118,7 +104,7 @@ func TestRecords_ListAndReadOnlyTheProfiles(t *testing.T) {
 		if e.Code != wire.CodeResourceNotFound || data.URI != uri {
 			t.Errorf("session era, read %s: %+v", uri, e)
 		}
-		r := h.stateless("resources/read", `{`+statelessMeta("")+`,"uri":"`+uri+`"}`, uri)
+		r := h.modern("resources/read", `{`+modernMeta+`,"uri":"`+uri+`"}`, "Mcp-Name: "+wire.HeaderValue(uri))
 		if m := r.msg(t); r.status != 200 || m.Error == nil || m.Error.Code != wire.CodeInvalidParams || !strings.Contains(string(m.Error.Data), uri) {
 			t.Errorf("stateless era, read %s: HTTP %d %s", uri, r.status, r.body)
 		}
@@ -230,7 +216,7 @@ func TestSubscribe_TrackedPerSessionAndBounded(t *testing.T) {
 	if _, e := h.rpcError(id, "resources/subscribe", map[string]any{"uri": uri}); e.Code != wire.CodeInvalidParams {
 		t.Errorf("one subscription past MaxSubscriptions: %+v", e)
 	}
-	r := h.stateless("resources/subscribe", `{`+statelessMeta("")+`,"uri":"`+uri+`"}`, "")
+	r := h.modern("resources/subscribe", `{`+modernMeta+`,"uri":"`+uri+`"}`)
 	if m := r.msg(t); r.status != 404 || m.Error == nil || m.Error.Code != wire.CodeMethodNotFound {
 		t.Errorf("stateless subscribe: HTTP %d %s", r.status, r.body)
 	}
@@ -317,11 +303,11 @@ func TestPrompts_ListAndGet(t *testing.T) {
 		}
 	}
 	// The stateless era routes prompts/get by Mcp-Name and caches the list.
-	r := h.stateless("prompts/get", `{`+statelessMeta("")+`,"name":"greet","arguments":{"who":"x"}}`, "other")
+	r := h.modern("prompts/get", `{`+modernMeta+`,"name":"greet","arguments":{"who":"x"}}`, "Mcp-Name: "+wire.HeaderValue("other"))
 	if m := r.msg(t); r.status != 400 || m.Error.Code != wire.CodeHeaderMismatch {
 		t.Errorf("Mcp-Name naming another prompt: HTTP %d %s", r.status, r.body)
 	}
-	r = h.stateless("prompts/list", `{`+statelessMeta("")+`}`, "")
+	r = h.modern("prompts/list", "{"+modernMeta+"}")
 	if !strings.Contains(string(r.body), `"ttlMs":3600000,"cacheScope":"public","resultType":"complete"`) {
 		t.Errorf("stateless prompts/list: %s", r.body)
 	}
@@ -419,14 +405,14 @@ func TestLogging_LevelPerSessionOrPerRequest(t *testing.T) {
 		t.Errorf("unknown level: %+v", e)
 	}
 	// Stateless: the level comes with each request; absent, none is sent.
-	r := h.stateless("tools/call", `{`+statelessMeta(`"io.modelcontextprotocol/logLevel":"debug"`)+`,"name":"noisy"}`, "noisy")
+	r := h.modern("tools/call", `{`+metaWith(`"io.modelcontextprotocol/logLevel":"debug"`)+`,"name":"noisy"}`, "Mcp-Name: "+wire.HeaderValue("noisy"))
 	if ms := events(t, r); len(ms) != 3 || !strings.Contains(string(ms[2].Result), `"resultType":"complete"`) {
 		t.Errorf("stateless at debug: %s", r.body)
 	}
-	if r := h.stateless("tools/call", `{`+statelessMeta("")+`,"name":"noisy"}`, "noisy"); r.header.Get("Content-Type") != "application/json" {
+	if r := h.modern("tools/call", `{`+modernMeta+`,"name":"noisy"}`, "Mcp-Name: "+wire.HeaderValue("noisy")); r.header.Get("Content-Type") != "application/json" {
 		t.Errorf("stateless without a level: %s", r.body)
 	}
-	if r := h.stateless("tools/call", `{`+statelessMeta(`"io.modelcontextprotocol/logLevel":"chatty"`)+`,"name":"noisy"}`, "noisy"); r.status != 400 || r.msg(t).Error.Code != wire.CodeInvalidParams {
+	if r := h.modern("tools/call", `{`+metaWith(`"io.modelcontextprotocol/logLevel":"chatty"`)+`,"name":"noisy"}`, "Mcp-Name: "+wire.HeaderValue("noisy")); r.status != 400 || r.msg(t).Error.Code != wire.CodeInvalidParams {
 		t.Errorf("stateless with a bad level: HTTP %d %s", r.status, r.body)
 	}
 }
@@ -500,5 +486,21 @@ func TestChat_ReportsStepsAsItRuns(t *testing.T) {
 	}
 	if last := ms[len(ms)-1]; !strings.Contains(string(last.Result), "no such file") {
 		t.Errorf("the last event is not the answer: %s", last.Result)
+	}
+}
+
+// TestChat_StatelessTurnReportsToo: a stateless-era chat, whose history
+// lives in the vault, reports its model call on the request's stream.
+func TestChat_StatelessTurnReportsToo(t *testing.T) {
+	host := newTestHost(t, llmtest.Script{Turns: []llmtest.Turn{text("hi there")}})
+	h := start(t, Options{Tools: servedTools(), Host: host, Vault: host.store})
+	r := h.modern("tools/call", "{"+metaWith(`"progressToken":7`)+`,"name":"chat","arguments":{"message":"hello"}}`, "Mcp-Name: chat")
+	ms := events(t, r)
+	var p wire.ProgressParams
+	if len(ms) != 2 || json.Unmarshal(ms[0].Params, &p) != nil || string(p.ProgressToken) != "7" || p.Message != "model call 1 answered" {
+		t.Fatalf("events: %s", r.body)
+	}
+	if res := string(ms[1].Result); !strings.Contains(res, "hi there") || !strings.Contains(res, `"resultType":"complete"`) {
+		t.Errorf("the answer: %s", res)
 	}
 }
