@@ -22,7 +22,6 @@ type askServer struct {
 	seen  []string // the params of each tools/call, as sent
 	ids   []string
 	end   *ServerEnd
-	state string
 }
 
 func (s *askServer) handle(m *wire.Message) {
