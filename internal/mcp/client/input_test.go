@@ -18,10 +18,10 @@ import (
 // asks once more with no state, round 3 completes with what it got.
 // "forever" asks on every round; "bad" asks for a method nobody answers.
 type askServer struct {
-	mu    sync.Mutex
-	seen  []string // the params of each tools/call, as sent
-	ids   []string
-	end   *ServerEnd
+	mu   sync.Mutex
+	seen []string // the params of each tools/call, as sent
+	ids  []string
+	end  *ServerEnd
 }
 
 func (s *askServer) handle(m *wire.Message) {
