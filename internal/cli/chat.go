@@ -206,6 +206,9 @@ func (a *App) newToolHost(cfg profile.Config, o agentSetup) (*toolHost, error) {
 	} else {
 		b = a.attachBridge(reg, env, approver)
 	}
+	if o.Notices != nil {
+		b.Notice, b.LogNotice = o.Notices, o.Notices // the REPL shows them on its screen
+	}
 	env.State.OnClose(func() { b.Close() })
 	return &toolHost{reg: reg, env: env, approver: approver}, nil
 }

@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"bufio"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"tai/internal/llm/llmtest"
 )
@@ -15,7 +18,7 @@ import (
 func addFeatures(t *testing.T) string {
 	t.Helper()
 	home := t.TempDir()
-	config := fmt.Sprintf(`{"mcpServers":{"feat":{"command":%q,"env":{"TAI_FAKE_MCP":"1","TAI_FAKE_SCRIPT":"features","TAI_FAKE_TOOLS":"[{\"name\":\"progress\",\"description\":\"reports progress\"}]"}}}}`, os.Args[0])
+	config := fmt.Sprintf(`{"mcpServers":{"feat":{"command":%q,"env":{"TAI_FAKE_MCP":"1","TAI_FAKE_SCRIPT":"features","TAI_FAKE_TOOLS":"[{\"name\":\"progress\",\"description\":\"reports progress\"},{\"name\":\"log\",\"description\":\"logs\"}]"}}}}`, os.Args[0])
 	cmd := taiCmd(home, "mcp", "add", "-", "--yes", "--enable")
 	cmd.Env = append(cmd.Env, "TAI_VAULT_PASSPHRASE=")
 	cmd.Stdin = strings.NewReader(config)
@@ -79,5 +82,84 @@ func TestOneShot_ProgressIsALiveLine(t *testing.T) {
 	tm.drain()
 	if s := tm.screen(); !strings.Contains(s, "Finished.") || strings.Contains(s, "step 3") {
 		t.Errorf("want the answer and no progress left:\n%s", s)
+	}
+}
+
+// An error a server logs during a REPL turn is a notice on the REPL's
+// screen, marked as the server's, every character visible.
+func TestREPL_ServerErrorIsANotice(t *testing.T) {
+	home := addFeatures(t)
+	dir := t.TempDir()
+	srv := llmtest.Start(t, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.Call{toolCall("mcp_feat_log", `{"data":"disk \u001b[2Jfull"}`)}},
+		{Text: text("Logged.")},
+	}})
+	tm := startTerm(t, srv, dir, []string{"TAI_HOME=" + home}, "--yolo")
+	tm.waitPrompt("default", 1)
+	tm.send("go\r")
+	tm.waitText(`\ntai: MCP server feat logged error: disk \\x1b\[2Jfull — see ` + "`tai mcp logs feat`" + `\n`)
+	tm.waitText(`\nLogged\.\n`)
+	tm.waitPrompt("default", 2)
+	tm.send("/exit\r")
+	if code := tm.exitCode(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+}
+
+// tai mcp logs --follow prints the lines kept, then each new one another
+// tai stores, until Ctrl-C, which ends it with status 0.
+func TestMCPLogs_FollowTailsUntilInterrupted(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGINT to send")
+	}
+	home := addFeatures(t)
+	follow := taiCmd(home, "mcp", "logs", "feat", "--follow")
+	follow.Env = append(follow.Env, "TAI_VAULT_PASSPHRASE=")
+	out, err := follow.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := follow.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := make(chan string, 100)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	waitLine := func(want string) {
+		t.Helper()
+		timeout := time.After(termDeadline)
+		for {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					t.Fatalf("tai mcp logs ended before %q", want)
+				}
+				if strings.HasSuffix(l, want) {
+					return
+				}
+			case <-timeout:
+				t.Fatalf("no line %q", want)
+			}
+		}
+	}
+	waitLine("fake: boom at warning") // kept when the server was registered
+	call := taiCmd(home, "mcp", "call", "feat", "log", `{"data":"a fresh line"}`, "--yes")
+	call.Env = append(call.Env, "TAI_VAULT_PASSPHRASE=")
+	if b, err := call.CombinedOutput(); err != nil {
+		t.Fatalf("tai mcp call: %v\n%s", err, b)
+	}
+	waitLine("fake: a fresh line")
+	if err := follow.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	for range lines {
+	}
+	if err := follow.Wait(); err != nil {
+		t.Fatalf("tai mcp logs --follow ended with %v after Ctrl-C", err)
 	}
 }

@@ -33,7 +33,8 @@ start only when one of their tools is first called.`,
 	a.mcpJSON = &mcpJSON
 	cmd.AddCommand(newMCPAddCmd(a), newMCPListCmd(a), newMCPEnableCmd(a, true), newMCPEnableCmd(a, false),
 		newMCPRemoveCmd(a), newMCPToolsCmd(a), newMCPCallCmd(a), newMCPImportCmd(a), newMCPLoginCmd(a), newMCPPinsCmd(a),
-		newMCPPromptsCmd(a), newMCPPromptCmd(a), newMCPResourcesCmd(a), newMCPReadCmd(a))
+		newMCPPromptsCmd(a), newMCPPromptCmd(a), newMCPResourcesCmd(a), newMCPReadCmd(a),
+		newMCPSetCmd(a), newMCPLogsCmd(a))
 	return cmd
 }
 

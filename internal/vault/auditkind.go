@@ -15,6 +15,7 @@ const (
 	KindMCPPinAccept  = "mcp-pin-accepted" // a changed definition accepted under the notify pin policy
 	KindMCPFilter     = "mcp-filter"       // a profile's filter of a server's tools, prompts or resources changed
 	KindMCPElicit     = "mcp-elicit"       // a server asked the person something (subject server/form or server/url:host)
+	KindMCPSet        = "mcp-set"          // a server's settings changed (tai mcp set; subject server:key=value,…)
 	KindGrant         = "grant"
 	KindGrantRevoke   = "grant-revoke"
 	KindSecretSet     = "secret-set"

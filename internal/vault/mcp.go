@@ -244,7 +244,7 @@ func (s *Store) RemoveMCPServer(ctx context.Context, name string) error {
 		if n, _ := res.RowsAffected(); n == 0 {
 			return fmt.Errorf("MCP server %q: %w; see `tai mcp list`", name, ErrNotFound)
 		}
-		for _, table := range []string{"mcp_server_profiles", "mcp_tool_pins", "mcp_server_tools", "mcp_filters", "mcp_prompts"} {
+		for _, table := range []string{"mcp_server_profiles", "mcp_tool_pins", "mcp_server_tools", "mcp_filters", "mcp_prompts", "mcp_server_logs", "mcp_server_settings"} {
 			if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE server = ?`, name); err != nil {
 				return classify(err)
 			}

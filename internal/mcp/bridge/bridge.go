@@ -49,6 +49,10 @@ type Bridge struct {
 	// withheld until reviewed, and definitions accepted under a notify pin
 	// policy with their diff. Nil shows nothing.
 	Notice func(string)
+	// LogNotice tells the person of a line a server logged at error or
+	// above (see logs.go), marked as the server's and rate-limited. Nil
+	// shows nothing; the lines are kept either way.
+	LogNotice func(string)
 	// Browser shows a login's authorization URL to the person (prints it
 	// and opens a browser). Nil means nobody can log in here (served or
 	// unattended hosts): mcp_login refuses and a 403 insufficient_scope is
@@ -92,6 +96,8 @@ type Bridge struct {
 
 	// completions are the URL elicitations refused calls wait on.
 	completions completions
+
+	logs logBook
 
 	mu    sync.Mutex
 	view  *view
@@ -176,7 +182,7 @@ func (b *Bridge) ForProfile(profile string) *Bridge {
 	return &Bridge{Store: b.Store, Profile: profile, Confirm: b.Confirm, LookupEnv: b.LookupEnv, Dir: b.Dir,
 		Home: b.Home, Notice: b.Notice, Browser: b.Browser, HTTPClient: b.HTTPClient, Idle: b.Idle,
 		ConnectTimeout: b.ConnectTimeout, CallTimeout: b.CallTimeout, InstallTimeout: b.InstallTimeout,
-		Progress: b.Progress, ProgressTerminal: b.ProgressTerminal, Native: b.Native}
+		Progress: b.Progress, ProgressTerminal: b.ProgressTerminal, Native: b.Native, Roots: b.Roots, LogNotice: b.LogNotice}
 }
 
 // Close stops every server connection.
@@ -188,6 +194,7 @@ func (b *Bridge) Close() error {
 	for _, c := range conns {
 		c.close()
 	}
+	b.flushLogs()
 	if plain != nil && plain != b.HTTPClient {
 		plain.CloseIdleConnections()
 	}

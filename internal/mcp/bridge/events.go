@@ -20,8 +20,9 @@ type Event struct {
 }
 
 // heard takes a notification from a connected server: a changed list is
-// marked stale, a completed URL elicitation ends the wait of the call that
-// asked for it, and everything goes to the bridge's OnEvent, when set.
+// marked stale, a log line kept, a completed URL elicitation ends the
+// wait of the call that asked for it, and everything goes to the bridge's
+// OnEvent, when set.
 func (b *Bridge) heard(server, method string, params json.RawMessage) {
 	if method == wire.MethodElicitComplete {
 		b.elicitationComplete(server, params)
@@ -29,14 +30,21 @@ func (b *Bridge) heard(server, method string, params json.RawMessage) {
 	if kind, ok := listKinds[method]; ok {
 		b.listChanged(server, kind)
 	}
+	if method == wire.MethodLogMessage {
+		b.logged(server, params)
+	}
 	if b.OnEvent != nil {
 		b.OnEvent(Event{Server: server, Method: method, Params: params})
 	}
 }
 
 // rootsFor is what a server is told of the workspace (roots/list), or nil
-// to declare no roots.
-func (b *Bridge) rootsFor(string) func() []wire.Root {
+// to declare no roots: when the host gives none, or the server's roots
+// setting is off.
+func (b *Bridge) rootsFor(server string) func() []wire.Root {
+	if b.Roots == nil || (server != "" && b.setting(server, SettingRoots) == "off") {
+		return nil
+	}
 	return b.Roots
 }
 
@@ -44,7 +52,11 @@ func (b *Bridge) rootsFor(string) func() []wire.Root {
 // nothing else is set.
 const DefaultLogLevel = "warning"
 
-// logLevel is the level tai asks a server's log lines at.
-func (b *Bridge) logLevel(string) string {
-	return DefaultLogLevel
+// logLevel is the level tai asks a server's log lines at: its log_level
+// setting, else DefaultLogLevel.
+func (b *Bridge) logLevel(server string) string {
+	if server == "" {
+		return DefaultLogLevel
+	}
+	return b.setting(server, SettingLogLevel)
 }

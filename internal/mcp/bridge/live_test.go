@@ -9,12 +9,15 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
 	"tai/internal/mcp/config"
 	"tai/internal/mcp/mcptest"
+	"tai/internal/mcp/wire"
 	"tai/internal/tools"
+	"tai/internal/vault"
 )
 
 // featuresEntry runs the fake server's "features" script (progress,
@@ -180,5 +183,118 @@ func TestListChanged_PromptsAndResourcesMarkedStale(t *testing.T) {
 	}
 	if !c.settle("prompts") || c.stale("prompts") {
 		t.Error("settle does not clear the mark")
+	}
+}
+
+// notices collects what Bridge.Notice shows.
+type notices struct {
+	mu  sync.Mutex
+	got []string
+}
+
+func (n *notices) add(s string) { n.mu.Lock(); n.got = append(n.got, s); n.mu.Unlock() }
+
+func (n *notices) all() []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return append([]string(nil), n.got...)
+}
+
+// A server's log lines are kept in the vault at the level asked for
+// (warning by default, then its log_level setting), redacted and cut;
+// one at error or above is a notice naming the server.
+func TestLogs_KeptRedactedCutAndNoticed(t *testing.T) {
+	f := newFixture(t)
+	var n notices
+	f.b.LogNotice = n.add
+	f.add(t, featuresEntry(t, "feat", "log"), true)
+	f.store.AddKnown("TOKEN", "tok-1234567890-secret")
+	ctx := context.Background()
+	long, _ := json.Marshal(strings.Repeat("é", wire.LogLineMax))
+	if _, err := f.invoke(ctx, "feat", "log", `{"data":"leaked tok-1234567890-secret here\u001b[2J"}`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.invoke(ctx, "feat", "log", `{"level":"info","data":`+string(long)+`}`); err != nil {
+		t.Fatal(err)
+	}
+	f.b.Close()
+	lines, err := f.store.MCPLogs(ctx, "feat", 0, 100)
+	if err != nil || len(lines) != 4 {
+		t.Fatalf("kept %+v, %v", lines, err)
+	}
+	// The registration's connection logged too.
+	lines = lines[1:]
+	if lines[0].Text != "boom at warning" || lines[0].Level != "error" || lines[0].Logger != "fake" {
+		t.Errorf("the setLevel answer's line: %+v", lines[0])
+	}
+	if strings.Contains(lines[1].Text, "tok-1234567890") || !strings.Contains(lines[1].Text, "leaked [") {
+		t.Errorf("not redacted: %q", lines[1].Text)
+	}
+	if len(lines[2].Text) > wire.LogLineMax || !strings.HasSuffix(lines[2].Text, "…[cut]") || !utf8.ValidString(lines[2].Text) {
+		t.Errorf("a long line kept as %d bytes ending %q", len(lines[2].Text), lines[2].Text[len(lines[2].Text)-12:])
+	}
+	got := n.all()
+	want := []string{"MCP server feat logged error: boom at warning — see `tai mcp logs feat`",
+		"MCP server feat logged error: boom at warning — see `tai mcp logs feat`",
+		"MCP server feat logged error: leaked [secret:TOKEN] here\\x1b[2J — see `tai mcp logs feat`"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("notices (-want +got):\n%s", diff)
+	}
+
+	if err := f.b.Set(ctx, "feat", map[string]string{SettingLogLevel: "debug"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.invoke(ctx, "feat", "log", `{"level":"debug"}`); err != nil {
+		t.Fatal(err)
+	}
+	f.b.Close()
+	lines, _ = f.store.MCPLogs(ctx, "feat", lines[2].ID, 100)
+	if len(lines) != 2 || lines[0].Text != "boom at debug" || lines[1].Level != "debug" {
+		t.Fatalf("after log_level=debug: %+v", lines)
+	}
+	if rows := f.audited(t, vault.KindMCPSet); len(rows) != 1 || rows[0].Subject != "feat:log_level=debug" {
+		t.Errorf("audit %+v", rows)
+	}
+}
+
+// A flood of log lines keeps MCP_MAX_LOG_LINES, the newest, and shows a
+// few notices, not one a line.
+func TestLogs_FloodIsBounded(t *testing.T) {
+	f := newFixture(t)
+	var n notices
+	f.b.LogNotice = n.add
+	f.add(t, featuresEntry(t, "feat", "log"), true)
+	ctx := context.Background()
+	if _, err := f.invoke(ctx, "feat", "log", `{"times":1500}`); err != nil {
+		t.Fatal(err)
+	}
+	f.b.Close()
+	lines, err := f.store.MCPLogs(ctx, "feat", 0, 5000)
+	if err != nil || len(lines) != wire.MaxLogLines || lines[len(lines)-1].Text != "line 1499" {
+		t.Fatalf("kept %d lines, last %+v, %v", len(lines), lines[len(lines)-1:], err)
+	}
+	if got := n.all(); len(got) > noticeBurst {
+		t.Errorf("%d notices for a flood: %q", len(got), got[len(got)-1])
+	}
+}
+
+// Bad settings are refused whole, naming what is known.
+func TestSet_RefusesUnknownKeysAndValues(t *testing.T) {
+	f := newFixture(t)
+	f.add(t, featuresEntry(t, "feat", "log"), true)
+	ctx := context.Background()
+	for set, want := range map[string]string{
+		"colour=blue":     `no setting "colour": tai mcp set knows log_level, roots`,
+		"log_level=loud":  `log_level="loud": write one of debug, info, notice, warning, error, critical, alert, emergency`,
+		"roots=sometimes": `roots="sometimes": write one of off`,
+	} {
+		k, v, _ := strings.Cut(set, "=")
+		err := f.b.Set(ctx, "feat", map[string]string{SettingRoots: "off", k: v})
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want %s", set, err, want)
+		}
+	}
+	if s, _ := f.b.SettingsOf(ctx, "feat"); s[SettingRoots] != "on" || s[SettingLogLevel] != "warning" {
+		t.Errorf("a refused set changed %v", s)
 	}
 }

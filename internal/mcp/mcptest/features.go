@@ -57,6 +57,8 @@ var BigResourceSize = wire.ResourceMax + 1
 //	tools/call "url-required"→ the first time -32042 naming a URL elicitation of the
 //	                           "url" argument, id "el-1" (completed once the file
 //	                           "complete" names exists); then "url step done"
+//	tools/call "log"         → "times" notifications/message at "level" (default error)
+//	                           with "data" (default "line N"), then "logged"
 func (s *Server) feature(m *wire.Message) bool {
 	if s.Script != "features" {
 		return false
@@ -175,6 +177,8 @@ func (s *Server) featureCall(m *wire.Message) bool {
 			Params   json.RawMessage `json:"params"`
 			URL      string          `json:"url"`
 			Complete string          `json:"complete"`
+			Level    string          `json:"level"`
+			Data     json.RawMessage `json:"data"`
 		} `json:"arguments"`
 	}
 	json.Unmarshal(m.Params, &p)
@@ -218,6 +222,20 @@ func (s *Server) featureCall(m *wire.Message) bool {
 			s.Send(n)
 		}
 		s.result(m.ID, text("ok", false))
+	case "log":
+		level := p.Arguments.Level
+		if level == "" {
+			level = "error"
+		}
+		for i := range max(p.Arguments.Times, 1) {
+			data := p.Arguments.Data
+			if data == nil {
+				data, _ = json.Marshal(fmt.Sprintf("line %d", i))
+			}
+			n, _ := wire.NewNotification(wire.MethodLogMessage, map[string]any{"level": level, "logger": "fake", "data": data})
+			s.Send(n)
+		}
+		s.result(m.ID, text("logged", false))
 	case "lists":
 		s.mu.Lock()
 		n := s.lists
