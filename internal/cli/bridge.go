@@ -19,7 +19,6 @@ func (a *App) newBridge(profile string, approver *agent.Approver) *bridge.Bridge
 		},
 		Browser:          a.openBrowser,
 		Notice:           agentNotices(a),
-		LogNotice:        agentNotices(a),
 		Progress:         a.Stderr,
 		ProgressTerminal: a.IsTerminal(a.Stderr),
 	}

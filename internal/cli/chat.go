@@ -83,6 +83,9 @@ type chatOptions struct {
 	Prompter tools.Prompter
 	// Notices receives --auto notices and other one-liners.
 	Notices func(string)
+	// ServerLogs, when set, receives the notices of lines servers log at
+	// error and above (the REPL's screen).
+	ServerLogs func(string)
 	// Continue resumes the latest conversation of this profile and
 	// directory; Resume a chosen one.
 	Continue bool
@@ -128,7 +131,7 @@ func (a *App) newChat(ctx context.Context, o chatOptions) (*chat, error) {
 	if err != nil {
 		return nil, err
 	}
-	th, err := a.newToolHost(cfg, agentSetup{Person: o.Person, Prompter: o.Prompter, Notices: o.Notices})
+	th, err := a.newToolHost(cfg, agentSetup{Person: o.Person, Prompter: o.Prompter, Notices: o.Notices, ServerLogs: o.ServerLogs})
 	if err != nil {
 		return nil, err
 	}
@@ -157,6 +160,8 @@ type agentSetup struct {
 	Person   agent.Consenter
 	Prompter tools.Prompter
 	Notices  func(string)
+	// ServerLogs shows the notices of lines servers log at error and above.
+	ServerLogs func(string)
 	// Served builds for tai --serve-mcp: bridged tools stay out of the
 	// registry (they are never served, nor reachable from a served
 	// session's direct calls), Env.Served is set and nobody is asked.
@@ -207,8 +212,9 @@ func (a *App) newToolHost(cfg profile.Config, o agentSetup) (*toolHost, error) {
 		b = a.attachBridge(reg, env, approver)
 	}
 	if o.Notices != nil {
-		b.Notice, b.LogNotice = o.Notices, o.Notices // the REPL shows them on its screen
+		b.Notice = o.Notices // the REPL shows them on its screen
 	}
+	b.LogNotice = o.ServerLogs
 	env.State.OnClose(func() { b.Close() })
 	return &toolHost{reg: reg, env: env, approver: approver}, nil
 }
