@@ -1,13 +1,16 @@
 package serve
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"tai/internal/mcp/wire"
+	"tai/internal/vault"
 )
 
 // handles reports whether the server answers method in era: a method of
@@ -177,14 +180,20 @@ func (s *Server) listResources(r *http.Request, m *wire.Message) (any, error) {
 
 // readResource answers resources/read. An unknown resource is -32002 in
 // the session era (as 2025-11-25 has it) and -32602 in the stateless one
-// (SEP-2164), each with the uri in its data.
+// (SEP-2164), each with the uri in its data. Each read with a uri is
+// audited as a direct tool call is (Options.Audit): it may reveal what
+// the vault keeps.
 func (s *Server) readResource(r *http.Request, sess *Session, m *wire.Message) (any, error) {
 	uri, err := resourceURI(m)
 	if err != nil {
 		return nil, err
 	}
+	start := time.Now()
 	contents, err := s.opts.Resources.ReadResource(r.Context(), uri)
+	outcome := vault.OutcomeOK
+	defer func() { s.auditRead(r.Context(), uri, contents, outcome, start) }()
 	if errors.Is(err, ErrResourceNotFound) || err == nil && len(contents) == 0 {
+		outcome = vault.OutcomeRefused
 		code := int64(wire.CodeResourceNotFound)
 		if sess == s.stateless {
 			code = wire.CodeInvalidParams
@@ -193,9 +202,32 @@ func (s *Server) readResource(r *http.Request, sess *Session, m *wire.Message) (
 		return nil, &wire.Error{Code: code, Message: fmt.Sprintf("resource not found: %s; resources/list and resources/templates/list name what tai serves",
 			wire.Printable(uri, 200)), Data: data}
 	}
+	if err != nil {
+		outcome = vault.OutcomeError
+	}
 	return struct {
 		Contents []wire.ResourceContents `json:"contents"`
 	}{contents}, err
+}
+
+// auditRead writes the row of one resources/read: kind mcp-serve, subject
+// resources/read, the uri's digest, the outcome (refused: not found),
+// duration and the bytes read, origin served.
+func (s *Server) auditRead(ctx context.Context, uri string, contents []wire.ResourceContents, outcome string, start time.Time) {
+	if s.opts.Audit == nil {
+		return
+	}
+	size := 0
+	for _, c := range contents {
+		if c.Text != nil {
+			size += len(*c.Text)
+		}
+		if c.Blob != nil {
+			size += len(*c.Blob)
+		}
+	}
+	s.opts.Audit(context.WithoutCancel(ctx), vault.AuditEntry{Kind: vault.KindMCPServe, Subject: wire.MethodResourcesRead,
+		Digest: vault.Digest([]byte(uri)), Outcome: outcome, DurationMS: time.Since(start).Milliseconds(), Size: int64(size), Origin: vault.OriginServed})
 }
 
 // resourceURI reads params.uri: present, within MaxURI, without control

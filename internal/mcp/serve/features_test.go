@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -12,6 +13,7 @@ import (
 	"tai/internal/llm/llmtest"
 	"tai/internal/mcp/wire"
 	"tai/internal/tools"
+	"tai/internal/vault"
 )
 
 // metaWith is modernMeta with more keys.
@@ -502,5 +504,31 @@ func TestChat_StatelessTurnReportsToo(t *testing.T) {
 	}
 	if res := string(ms[1].Result); !strings.Contains(res, "hi there") || !strings.Contains(res, `"resultType":"complete"`) {
 		t.Errorf("the answer: %s", res)
+	}
+}
+
+// TestRecords_ReadsAreAudited: each resources/read with a uri is one
+// audit row, as a record_get call would be: found or not.
+func TestRecords_ReadsAreAudited(t *testing.T) {
+	host := newTestHost(t, llmtest.Script{})
+	var mu sync.Mutex
+	var rows []string
+	rs := &Records{Store: host.store, Profile: "default"}
+	h := start(t, Options{Resources: rs, Audit: func(_ context.Context, e vault.AuditEntry) {
+		mu.Lock()
+		defer mu.Unlock()
+		rows = append(rows, fmt.Sprintf("%s %s %s %s %d %v", e.Kind, e.Subject, e.Outcome, e.Origin, e.Size, e.Digest == vault.Digest([]byte(RecordURI("rnothere")))))
+	}})
+	id := putRecord(t, host, "default", "12345")
+	sess := h.open()
+	h.request(sess, "resources/read", map[string]any{"uri": RecordURI(id)})
+	h.request(sess, "resources/read", map[string]any{"uri": RecordURI("rnothere")})
+	h.request(sess, "resources/read", map[string]any{"uri": ""}) // refused before any read
+	h.request(sess, "resources/list", map[string]any{})
+	mu.Lock()
+	defer mu.Unlock()
+	want := []string{"mcp-serve resources/read ok served 5 false", "mcp-serve resources/read refused served 0 true"}
+	if !cmp.Equal(rows, want) {
+		t.Errorf("audit rows (-want +got):\n%s", cmp.Diff(want, rows))
 	}
 }
