@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"tai/internal/catalog"
 	"tai/internal/mcp/client"
 	"tai/internal/mcp/wire"
 )
@@ -119,7 +120,7 @@ func TestTS2Client_TaiServe(t *testing.T) {
 			if err := json.Unmarshal(out, &got); err != nil {
 				t.Fatalf("%v:\n%s", err, out)
 			}
-			if got.Era != "modern" || got.Version != wire.StatelessVersion || got.Server != "tai" || got.Tools != 57 ||
+			if got.Era != "modern" || got.Version != wire.StatelessVersion || got.Server != "tai" || got.Tools != len(catalog.Native())+2 ||
 				!strings.Contains(got.Read, "hello from a file") || got.Chat != "fake model says: hi" || got.Unknown != wire.CodeInvalidParams {
 				t.Errorf("mode %s saw %+v", mode, got)
 			}
