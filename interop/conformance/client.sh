@@ -5,6 +5,12 @@
 # (tai mcp add), log in when the scenario is an auth one (tai mcp login,
 # with $BROWSER following the authorization redirect), then call the
 # scenario's tool (tai mcp call).
+#
+# Nobody is at a terminal here: a server's elicitation is declined at once,
+# except that under --yes a form whose every field has a default is
+# accepted with those defaults (mcp.md, Elicitation), which is what
+# elicitation-sep1034-client-defaults checks; sep-2322-client-request-state
+# gets declines, and checks the retries that carry them.
 set -eu
 for url; do :; done
 TAI_HOME=$(mktemp -d)

@@ -117,7 +117,7 @@ func (b *Bridge) client(ctx context.Context, server string) (*conn, error) {
 		b.drop(server, c)
 		return nil, c.err
 	}
-	listen(c.c)
+	listen(c.c, b.Elicit != nil || b.Sample != nil)
 	return c, nil
 }
 

@@ -84,12 +84,15 @@ func (c *conn) settle(kind string) bool {
 // listen opens the channel on which a server tells of changed lists
 // outside any request (the stateless era's subscriptions/listen, the
 // session era's GET stream over HTTP), for each list it said it would
-// tell of (listChanged).
-func listen(c *client.Client) {
+// tell of (listChanged). In the session era it opens it too when tai
+// answers a server's own questions (asks): such a server may ask outside
+// any request of tai's, and over HTTP only the GET stream carries that.
+func listen(c *client.Client, asks bool) {
 	caps := c.Server().Capabilities
 	f := wire.SubscriptionFilter{ToolsListChanged: caps.ListChanged("tools"),
 		PromptsListChanged: caps.ListChanged("prompts"), ResourcesListChanged: caps.ListChanged("resources")}
-	if f.ToolsListChanged || f.PromptsListChanged || f.ResourcesListChanged {
+	asks = asks && c.Era().Name != wire.StatelessEra.Name
+	if f.ToolsListChanged || f.PromptsListChanged || f.ResourcesListChanged || asks {
 		c.Listen(f)
 	}
 }
