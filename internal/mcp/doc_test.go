@@ -397,7 +397,7 @@ func TestDoc_HeadersAndCodesMatchCode(t *testing.T) {
 	for _, c := range wire.Codes {
 		codes[fmt.Sprint(c.Code)] = c.Name
 	}
-	tableMatches(t, sec, "(?m)^\\| `(-3[0-9]+)` \\| ([A-Za-z]+) \\|", "error-code", "name", codes, true)
+	tableMatches(t, sec, "(?m)^\\| `(-[0-9]+)` \\| ([A-Za-z]+) \\|", "error-code", "name", codes, true)
 	eras := map[string]string{}
 	for _, m := range wire.Methods {
 		eras[m.Name] = m.Era

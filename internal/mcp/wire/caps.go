@@ -32,9 +32,11 @@ const (
 	OAuthTimeout    = 300 * time.Second  // MCP_OAUTH_TIMEOUT
 	DefaultPort     = 8765               // MCP_DEFAULT_PORT
 
-	ElicitMaxBytes   = 64 << 10 // MCP_ELICIT_MAX_BYTES, bytes
-	ElicitMaxFields  = 32       // MCP_ELICIT_MAX_FIELDS
-	ElicitMessageMax = 4 << 10  // MCP_ELICIT_MESSAGE_MAX, bytes
+	ElicitMaxBytes    = 64 << 10  // MCP_ELICIT_MAX_BYTES, bytes
+	ElicitMaxFields   = 32        // MCP_ELICIT_MAX_FIELDS
+	ElicitMessageMax  = 4 << 10   // MCP_ELICIT_MESSAGE_MAX, bytes
+	SamplingMaxTokens = 4096      // MCP_SAMPLING_MAX_TOKENS
+	SamplingMaxBytes  = 256 << 10 // MCP_SAMPLING_MAX_BYTES, bytes
 )
 
 // Constant is one MCP_* name of the design with the Go value it maps to,
@@ -77,6 +79,8 @@ var Constants = []Constant{
 	{"MCP_ELICIT_MAX_BYTES", size(ElicitMaxBytes), "bytes of one elicitation's params as sent; a larger one is refused before anyone is asked"},
 	{"MCP_ELICIT_MAX_FIELDS", strconv.Itoa(ElicitMaxFields), "fields of one elicitation form; a form with more is refused"},
 	{"MCP_ELICIT_MESSAGE_MAX", size(ElicitMessageMax), "bytes of an elicitation's message, field title or description shown; the rest is cut with a mark"},
+	{"MCP_SAMPLING_MAX_TOKENS", strconv.Itoa(SamplingMaxTokens), "the most tokens a server's sampling request gets from tai's model; a larger maxTokens is clamped"},
+	{"MCP_SAMPLING_MAX_BYTES", size(SamplingMaxBytes), "bytes of one sampling request's params; a larger one is refused"},
 }
 
 // Lookup finds the MCP_* name in Constants.

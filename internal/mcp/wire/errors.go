@@ -14,6 +14,10 @@ const (
 	CodeMethodNotFound = -32601
 	CodeInvalidParams  = -32602
 	CodeInternalError  = -32603
+	// CodeUserRejected answers a server's sampling request that the
+	// person, or the rules standing in for one, did not let through (the
+	// specification's own example of a sampling error).
+	CodeUserRejected = -1
 	// CodeHTTP marks an HTTPError seen as an Error. JSON-RPC leaves
 	// -32000 to -32099 to implementations; no server sends this one to tai,
 	// the HTTP leg makes it up from a status line. (2026-07-28 reserves
@@ -49,6 +53,7 @@ var Codes = []Code{
 	{CodeMethodNotFound, "MethodNotFound"},
 	{CodeInvalidParams, "InvalidParams"},
 	{CodeInternalError, "InternalError"},
+	{CodeUserRejected, "UserRejected"},
 	{CodeHTTP, "HTTP"},
 	{CodeResourceNotFound, "ResourceNotFound"},
 	{CodeHeaderMismatch, "HeaderMismatch"},
