@@ -23,6 +23,9 @@ const (
 	// KeyContextWindow is the model's context window in tokens, where
 	// tai does not know it (llm.ModelFor) or it differs.
 	KeyContextWindow = "context_window"
+	// KeySamplingAuto lets --auto and --yolo answer MCP servers' sampling
+	// requests without a person; otherwise those modes still ask.
+	KeySamplingAuto = "sampling_auto"
 )
 
 // Approval modes, in increasing order of trust.
@@ -49,6 +52,7 @@ var Keys = []Key{
 	{Name: KeyMaxSteps, Default: "25", Help: "agent steps per turn", check: checkPositive},
 	{Name: KeySystemPrompt, Help: "text added to the system prompt"},
 	{Name: KeyContextWindow, Env: "TAI_CONTEXT_WINDOW", Help: "the model's context window in tokens (default: known models' own)", check: checkPositive},
+	{Name: KeySamplingAuto, Default: "false", Help: "true lets --auto and --yolo approve MCP sampling requests", check: checkBool},
 }
 
 // LookupKey finds a setting by name.
@@ -91,6 +95,13 @@ func checkApproval(v string) error {
 		return nil
 	}
 	return fmt.Errorf("approval %q must be ask, auto or yolo", v)
+}
+
+func checkBool(v string) error {
+	if _, err := strconv.ParseBool(v); err != nil {
+		return fmt.Errorf("%q must be true or false", v)
+	}
+	return nil
 }
 
 func checkPositive(v string) error {
@@ -139,6 +150,13 @@ func (c Config) Model() string { return c.Get(KeyModel) }
 
 // Approval is the resolved approval mode.
 func (c Config) Approval() string { return c.Get(KeyApproval) }
+
+// SamplingAuto reports whether --auto and --yolo may approve MCP
+// sampling requests (KeySamplingAuto).
+func (c Config) SamplingAuto() bool {
+	on, _ := strconv.ParseBool(c.Get(KeySamplingAuto))
+	return on
+}
 
 // MaxSteps is the resolved step cap.
 func (c Config) MaxSteps() int {

@@ -25,10 +25,11 @@ const (
 	GrantLocalHost = "local-host" // this host name even when it resolves to a loopback or private address
 	GrantDir       = "dir"        // reads under this directory
 	GrantEdit      = "edit"       // file changes under this working directory (not its .git)
+	GrantSampling  = "sampling"   // one MCP server's sampling requests run on the person's model (the reply is still shown)
 )
 
 // GrantKinds lists every kind, in the order `tai permissions` shows them.
-var GrantKinds = []string{GrantTool, GrantServer, GrantCommand, GrantHost, GrantLocalHost, GrantDir, GrantEdit}
+var GrantKinds = []string{GrantTool, GrantServer, GrantCommand, GrantHost, GrantLocalHost, GrantDir, GrantEdit, GrantSampling}
 
 // Grant is one standing approval's scope.
 type Grant struct {
@@ -51,6 +52,8 @@ func (g Grant) String() string {
 		return "file changes under " + g.Subject + " (except .git)"
 	case GrantServer:
 		return "every tool of MCP server " + g.Subject
+	case GrantSampling:
+		return "sampling requests of MCP server " + g.Subject + " (its messages go to your model)"
 	}
 	return "tool " + g.Subject
 }

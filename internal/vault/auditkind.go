@@ -16,6 +16,7 @@ const (
 	KindMCPFilter     = "mcp-filter"       // a profile's filter of a server's tools, prompts or resources changed
 	KindMCPElicit     = "mcp-elicit"       // a server asked the person something (subject server/form or server/url:host)
 	KindMCPSet        = "mcp-set"          // a server's settings changed (tai mcp set; subject server:key=value,…)
+	KindMCPSample     = "mcp-sample"       // an MCP server's sampling request and what became of it (subject: the server)
 	KindGrant         = "grant"
 	KindGrantRevoke   = "grant-revoke"
 	KindSecretSet     = "secret-set"
@@ -47,6 +48,14 @@ const (
 	OutcomeAccept  = "accept"
 	OutcomeDecline = "decline"
 	OutcomeCancel  = "cancel"
+)
+
+// Audit outcomes of a sampling request (KindMCPSample) beside denied,
+// refused (too large, busy, nobody to ask, no model) and error (the model
+// failed).
+const (
+	OutcomeSent     = "sent"     // the model's reply went back to the server
+	OutcomeWithheld = "withheld" // the request ran, and the person kept the reply back
 )
 
 // Origins: the door a tool call came through.

@@ -128,8 +128,9 @@ func (s *Store) querySessions(ctx context.Context, tail string, args ...any) ([]
 
 // Grant kinds.
 const (
-	GrantTool   = "tool"
-	GrantServer = "server"
+	GrantTool     = "tool"
+	GrantServer   = "server"
+	GrantSampling = "sampling"
 )
 
 // Grant is a standing "always allow".

@@ -236,6 +236,7 @@ func (b *Bridge) Remove(ctx context.Context, server string) error {
 		}
 	}
 	_ = b.Store.RevokeGrantsEverywhere(ctx, vault.GrantServer, server)
+	_ = b.Store.RevokeGrantsEverywhere(ctx, vault.GrantSampling, server)
 	profiles, err := b.Store.Profiles(ctx)
 	if err != nil {
 		return err

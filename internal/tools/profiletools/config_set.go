@@ -3,6 +3,7 @@ package profiletools
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"tai/internal/profile"
 	"tai/internal/tools"
@@ -44,6 +45,9 @@ func configSet(ctx context.Context, s *vault.Store, call tools.Call, in setArgs)
 		if err := checkNotRaised(call.Env, effective, "refusing to set", fmt.Sprintf("tai profile set approval %s --profile %s", effective, call.Env.Profile)); err != nil {
 			return "", err
 		}
+	}
+	if on, _ := strconv.ParseBool(effective); key == profile.KeySamplingAuto && on {
+		return "", fmt.Errorf("refusing to set sampling_auto: no tool can let MCP servers use the model unasked (a person can, with `tai profile set sampling_auto true --profile %s`)", call.Env.Profile)
 	}
 	var out, kind string
 	if in.Value == "" {

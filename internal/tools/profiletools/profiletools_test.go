@@ -235,3 +235,17 @@ func TestConfigSet_ChangesAuditsAndExplains(t *testing.T) {
 		}
 	}
 }
+
+func TestConfigSet_NeverTurnsSamplingAutoOn(t *testing.T) {
+	ctx := context.Background()
+	set := tool(t, ConfigSetName)
+	env := envWith(t, "yolo")
+	res := tooltest.Run(t, set, env, `{"key":"sampling_auto","value":"true"}`)
+	if _, isSet, _ := env.Store.Setting(ctx, "default", profile.KeySamplingAuto); !res.IsError || isSet ||
+		!strings.Contains(res.Text, "tai profile set sampling_auto true --profile default") {
+		t.Errorf("a tool turned sampling_auto on: %+v (stored %v)", res, isSet)
+	}
+	if res := tooltest.Run(t, set, env, `{"key":"sampling_auto","value":"false"}`); res.IsError {
+		t.Errorf("turning sampling_auto off was refused: %+v", res)
+	}
+}
