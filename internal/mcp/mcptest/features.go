@@ -59,6 +59,8 @@ var BigResourceSize = wire.ResourceMax + 1
 //	                           "complete" names exists); then "url step done"
 //	tools/call "log"         → "times" notifications/message at "level" (default error)
 //	                           with "data" (default "line N"), then "logged"
+//	tools/call "sample"      → sends sampling/createMessage (its arguments, or
+//	                           DefaultSample) and answers with the client's reply
 func (s *Server) feature(m *wire.Message) bool {
 	if s.Script != "features" {
 		return false
@@ -252,6 +254,8 @@ func (s *Server) featureCall(m *wire.Message) bool {
 		s.Send(&wire.Message{ID: mustID(`"elicit-1"`), Method: wire.MethodElicit, Params: params})
 	case "url-required":
 		s.urlRequired(m, p.Arguments.URL, p.Arguments.Complete)
+	case "sample":
+		s.sampleCall(m)
 	default:
 		return false
 	}

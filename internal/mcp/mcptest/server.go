@@ -163,6 +163,10 @@ type Server struct {
 	refused  bool              // "stateless-refuse-once" refused its first discover
 	lists    int               // tools/list requests answered
 	urlAsked bool              // "url-required" refused its first call
+
+	clientSamples bool                     // initialize declared sampling
+	sampled       int                      // sampling requests sent
+	sampling      map[string]*wire.Message // "sample" calls by their request's id
 }
 
 func (s *Server) result(id wire.ID, v any) {
@@ -182,7 +186,7 @@ func (s *Server) Handle(m *wire.Message) {
 	if s.statelessEnv && s.statelessTools(m) {
 		return
 	}
-	if m.IsResponse() && s.rootsAnswer(m) {
+	if m.IsResponse() && (s.rootsAnswer(m) || s.sampleAnswer(m)) {
 		return
 	}
 	if s.feature(m) || s.task(m) {
@@ -312,6 +316,9 @@ func (s *Server) initialize(m *wire.Message) {
 	var p wire.InitializeParams
 	json.Unmarshal(m.Params, &p)
 	s.Stderr(fmt.Sprintf("client %s %s offers %s caps %s", p.ClientInfo.Name, p.ClientInfo.Version, p.ProtocolVersion, p.Capabilities))
+	s.mu.Lock()
+	s.clientSamples = declaresSampling(p.Capabilities)
+	s.mu.Unlock()
 	version, caps := p.ProtocolVersion, `{"tools":{}}`
 	switch s.Script {
 	case "features":
