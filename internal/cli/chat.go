@@ -215,6 +215,12 @@ func (a *App) newToolHost(cfg profile.Config, o agentSetup) (*toolHost, error) {
 		b.Notice = o.Notices // the REPL shows them on its screen
 	}
 	b.LogNotice = o.ServerLogs
+	notices := o.Notices
+	if notices == nil {
+		notices = agentNotices(a)
+	}
+	a.answerSampling(b, samplingHost{cfg: cfg, mode: approver.Mode, person: approver.Person, notices: notices,
+		session: func() string { return env.Session }})
 	env.State.OnClose(func() { b.Close() })
 	return &toolHost{reg: reg, env: env, approver: approver}, nil
 }

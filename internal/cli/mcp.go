@@ -55,6 +55,7 @@ func (a *App) mcpSetup(ctx context.Context) (*bridge.Bridge, *agent.Approver, er
 		ap.Person, _ = a.terminalPerson()
 	}
 	b := a.newBridge(cfg.Profile, ap)
+	a.answerSampling(b, samplingHost{cfg: cfg, mode: mode, person: ap.Person, notices: ap.Notices})
 	return b, ap, nil
 }
 

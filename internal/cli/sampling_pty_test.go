@@ -1,0 +1,158 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"tai/internal/llm/llmtest"
+)
+
+// addSampler registers the fake server's "features" script with its
+// "sample" tool as server feat in a new home, enabled, and returns the
+// home.
+func addSampler(t *testing.T) string {
+	t.Helper()
+	home := t.TempDir()
+	config := fmt.Sprintf(`{"mcpServers":{"feat":{"command":%q,"env":{"TAI_FAKE_MCP":"1","TAI_FAKE_SCRIPT":"features","TAI_FAKE_TOOLS":"[{\"name\":\"sample\",\"description\":\"asks the client's model\"}]"}}}}`, os.Args[0])
+	cmd := taiCmd(home, "mcp", "add", "-", "--yes", "--enable")
+	cmd.Env = append(cmd.Env, "TAI_VAULT_PASSPHRASE=")
+	cmd.Stdin = strings.NewReader(config)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("tai mcp add: %v\n%s", err, out)
+	}
+	return home
+}
+
+// modelEnv points a tai process at the fake model srv.
+func modelEnv(srv *llmtest.Server) []string {
+	return []string{"TAI_BASE_URL=" + srv.URL + "/v1", "TAI_MODEL=openai:fake-model", "OPENAI_API_KEY=" + llmtest.Key,
+		"ANTHROPIC_API_KEY=", "TAI_API_KEY=", "TAI_VAULT_PASSPHRASE="}
+}
+
+// The sampling request of a server whose tool `tai mcp call` runs is shown
+// at the terminal, marked as the server's, and runs only when approved;
+// --yes approved the call, not the sampling. The model's reply is shown
+// again before it goes, and the server answers the call with it.
+func TestMCPCall_SamplingApprovedAtTheTerminal(t *testing.T) {
+	home := addSampler(t)
+	srv, arrived := startFake(t, llmtest.Script{Turns: []llmtest.Turn{{Text: text("The answer is four.")}}})
+	tm := startTerm(t, srv, t.TempDir(), []string{"TAI_HOME=" + home}, "mcp", "call", "--yes", "feat", "sample")
+	tm.waitText(`tai wants to run: sampling request from MCP server feat`)
+	for _, want := range []string{"│ You are a calculator.", "│ What is 2+2?", "max tokens: 100", "always would allow:",
+		"sampling requests of MCP server feat", "[y] once  [a] always (as listed)  [n] deny"} {
+		if s := tm.screen(); !strings.Contains(s, want) {
+			t.Errorf("the request screen lacks %q", want)
+		}
+	}
+	tm.send("y")
+	req := waitRequest(t, arrived)
+	if len(req.Tools) != 0 {
+		t.Errorf("the model was offered %d tools", len(req.Tools))
+	}
+	tm.waitText(`tai would send the model's reply to MCP server feat`)
+	tm.waitText(`│ The answer is four\.`)
+	tm.send("s")
+	if code := tm.exitCode(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	tm.drain()
+	if s := tm.screen(); !strings.Contains(s, `"text":"The answer is four."`) || !strings.Contains(s, `"model":"openai:fake-model"`) {
+		t.Errorf("the server did not answer with the reply:\n%s", s)
+	}
+	out, err := taiCmd(home, "audit", "--kind", "mcp-sample").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "sent") {
+		t.Errorf("audit: %v\n%s", err, out)
+	}
+}
+
+// Denied at the terminal, the request never reaches the model and the
+// server gets the refusal.
+func TestMCPCall_SamplingDeniedAtTheTerminal(t *testing.T) {
+	home := addSampler(t)
+	srv, arrived := startFake(t, llmtest.Script{Turns: []llmtest.Turn{{Text: text("never")}}})
+	tm := startTerm(t, srv, t.TempDir(), []string{"TAI_HOME=" + home}, "mcp", "call", "--yes", "feat", "sample")
+	tm.waitText(`sampling request from MCP server feat`)
+	tm.send("n")
+	if code := tm.exitCode(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	tm.drain()
+	if s := tm.screen(); !strings.Contains(s, `"code":-1`) || !strings.Contains(s, "declined") {
+		t.Errorf("the server did not get the refusal:\n%s", s)
+	}
+	select {
+	case r := <-arrived:
+		t.Errorf("the model got a request: %+v", r)
+	default:
+	}
+}
+
+// In the REPL under --yolo the model's tool call runs unasked, but the
+// server's sampling request still asks; the reply goes back and reaches
+// the model as the tool's result.
+func TestREPL_SamplingAsksEvenUnderYolo(t *testing.T) {
+	home := addSampler(t)
+	srv, arrived := startFake(t, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.Call{toolCall("mcp_feat_sample", `{}`)}},
+		{Text: text("Four, says the model.")},
+		{Text: text("Done.")},
+	}})
+	tm := startTerm(t, srv, t.TempDir(), []string{"TAI_HOME=" + home}, "--yolo")
+	tm.waitPrompt("default", 1)
+	tm.send("ask the calculator\r")
+	waitRequest(t, arrived)
+	tm.waitText(`sampling request from MCP server feat`)
+	tm.send("y")
+	if r := waitRequest(t, arrived); len(r.Tools) != 0 || !strings.Contains(fmt.Sprint(r.Messages), "What is 2+2?") {
+		t.Errorf("sampling request to the model: %d tools, messages %v", len(r.Tools), r.Messages)
+	}
+	tm.waitText(`│ Four, says the model\.`)
+	tm.send("s")
+	if r := waitRequest(t, arrived); !strings.Contains(fmt.Sprint(r.Messages), `Four, says the model.`) {
+		t.Errorf("the tool result did not carry the reply: %v", r.Messages)
+	}
+	tm.waitText(`\nDone\.\n`)
+	tm.waitPrompt("default", 2)
+	tm.send("/exit\r")
+	if code := tm.exitCode(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+}
+
+// With nobody at a terminal a sampling request is refused, with one line
+// on stderr, even under --yes; the profile's sampling_auto lets --yes
+// answer it unasked.
+func TestMCPCall_SamplingWithNobodyThere(t *testing.T) {
+	home := addSampler(t)
+	srv, _ := startFake(t, llmtest.Script{Turns: []llmtest.Turn{{Text: text("four")}}})
+	run := func(args ...string) (string, string) {
+		t.Helper()
+		cmd := taiCmd(home, args...)
+		cmd.Env = append(cmd.Env, modelEnv(srv)...)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader(""), &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("tai %s: %v\n%s%s", strings.Join(args, " "), err, stdout.String(), stderr.String())
+		}
+		return stdout.String(), stderr.String()
+	}
+	out, errOut := run("mcp", "call", "--yes", "feat", "sample")
+	var lines []string // the call's own auto-approval is a line too
+	for _, l := range strings.Split(errOut, "\n") {
+		if strings.Contains(l, "sampling") {
+			lines = append(lines, l)
+		}
+	}
+	if !strings.Contains(out, `"code":-1`) || len(lines) != 1 || !strings.Contains(lines[0], "tai: refused a sampling request of MCP server feat") ||
+		!strings.Contains(lines[0], "nobody is at tai's terminal") {
+		t.Errorf("want the refusal on stdout and one line on stderr:\nstdout %s\nstderr %s", out, errOut)
+	}
+	run("profile", "set", "sampling_auto", "true")
+	out, errOut = run("mcp", "call", "--yes", "feat", "sample")
+	if !strings.Contains(out, `"text":"four"`) || !strings.Contains(errOut, "auto-approved (sampling_auto)") {
+		t.Errorf("sampling_auto under --yes did not answer:\nstdout %s\nstderr %s", out, errOut)
+	}
+}
