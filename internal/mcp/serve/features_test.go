@@ -532,3 +532,30 @@ func TestRecords_ReadsAreAudited(t *testing.T) {
 		t.Errorf("audit rows (-want +got):\n%s", cmp.Diff(want, rows))
 	}
 }
+
+// TestProgress_BoundedAndNeverAfterTheResult: a request hears at most
+// MaxNotifications, and a call that reports after its result was sent
+// sends nothing (its answer is complete, its handler gone).
+func TestProgress_BoundedAndNeverAfterTheResult(t *testing.T) {
+	late := make(chan Call, 1)
+	chatty := &Tool{Name: "chatty", Run: func(ctx context.Context, c Call) (*wire.CallToolResult, error) {
+		for i := range MaxNotifications + 50 {
+			c.Progress(float64(i+1), nil, "step")
+		}
+		late <- c
+		return TextResult("done", false), nil
+	}}
+	h := start(t, Options{Tools: []*Tool{chatty}})
+	sess := h.open()
+	ms := events(t, h.request(sess, "tools/call", map[string]any{"name": "chatty", "_meta": map[string]any{"progressToken": "p"}}))
+	if len(ms) != MaxNotifications+1 || ms[len(ms)-1].ID.String() != "7" {
+		t.Fatalf("%d events; want %d notifications and the result", len(ms), MaxNotifications)
+	}
+	c := <-late
+	c.Progress(1e9, nil, "too late")
+	c.Log("emergency", "chatty", "too late")
+	// The session still answers: nothing was written on a finished reply.
+	if m := h.request(sess, "ping", map[string]any{}).msg(t); m.Error != nil {
+		t.Errorf("ping after a late report: %+v", m.Error)
+	}
+}
