@@ -26,6 +26,8 @@ func (a *App) newBridge(profile string, approver *agent.Approver) *bridge.Bridge
 	// capabilities (and lists the same tools) whoever starts it; with
 	// nobody to ask, the answer is a decline.
 	b.Elicit = (&elicitor{a: a, ap: approver}).answer
+	added, _ := a.addedDirs() // a bad --add-dir fails where it is used
+	b.Roots = (&workspace{dirs: append([]string{dir}, added...)}).roots
 	if approver != nil {
 		b.Confirm = func(ctx context.Context, c tools.Consent) (bool, error) {
 			v, err := approver.Confirm(ctx, c)

@@ -215,6 +215,7 @@ func (a *App) newToolHost(cfg profile.Config, o agentSetup) (*toolHost, error) {
 		b.Notice = o.Notices // the REPL shows them on its screen
 	}
 	b.LogNotice = o.ServerLogs
+	b.Roots = workspaceOf(env).roots
 	notices := o.Notices
 	if notices == nil {
 		notices = agentNotices(a)

@@ -18,7 +18,7 @@ import (
 func addFeatures(t *testing.T) string {
 	t.Helper()
 	home := t.TempDir()
-	config := fmt.Sprintf(`{"mcpServers":{"feat":{"command":%q,"env":{"TAI_FAKE_MCP":"1","TAI_FAKE_SCRIPT":"features","TAI_FAKE_TOOLS":"[{\"name\":\"progress\",\"description\":\"reports progress\"},{\"name\":\"log\",\"description\":\"logs\"}]"}}}}`, os.Args[0])
+	config := fmt.Sprintf(`{"mcpServers":{"feat":{"command":%q,"env":{"TAI_FAKE_MCP":"1","TAI_FAKE_SCRIPT":"features","TAI_FAKE_TOOLS":"[{\"name\":\"progress\",\"description\":\"reports progress\"},{\"name\":\"log\",\"description\":\"logs\"},{\"name\":\"roots\",\"description\":\"asks for the roots\"},{\"name\":\"heard\",\"description\":\"what it heard\"}]"}}}}`, os.Args[0])
 	cmd := taiCmd(home, "mcp", "add", "-", "--yes", "--enable")
 	cmd.Env = append(cmd.Env, "TAI_VAULT_PASSPHRASE=")
 	cmd.Stdin = strings.NewReader(config)
@@ -161,5 +161,53 @@ func TestMCPLogs_FollowTailsUntilInterrupted(t *testing.T) {
 	}
 	if err := follow.Wait(); err != nil {
 		t.Fatalf("tai mcp logs --follow ended with %v after Ctrl-C", err)
+	}
+}
+
+// The REPL offers servers the workspace as roots: the working directory,
+// then each /add-dir, after which connected servers are told it changed.
+func TestREPL_AddDirChangesTheRoots(t *testing.T) {
+	home := addFeatures(t)
+	dir := filepath.Join(t.TempDir(), "my project")
+	more := filepath.Join(t.TempDir(), "more#docs")
+	for _, d := range []string{dir, more} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := llmtest.Start(t, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.Call{toolCall("mcp_feat_roots", `{}`)}},
+		{Text: text("One root.")},
+		{ToolCalls: []llmtest.Call{toolCall("mcp_feat_heard", `{}`), toolCall("mcp_feat_roots", `{}`)}},
+		{Text: text("Two roots.")},
+	}})
+	tm := startTerm(t, srv, dir, []string{"TAI_HOME=" + home}, "--yolo")
+	tm.waitPrompt("default", 1)
+	tm.send("roots?\r")
+	tm.waitText(`\nOne root\.\n`)
+	tm.waitPrompt("default", 2)
+	tm.send("/add-dir '" + more + "'\r")
+	tm.waitText(`added .*more#docs to the workspace`)
+	tm.waitPrompt("default", 3)
+	tm.send("and now?\r")
+	tm.waitText(`\nTwo roots\.\n`)
+	tm.waitPrompt("default", 4)
+	tm.send("/exit\r")
+	if code := tm.exitCode(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	reqs := srv.Requests()
+	first := toolResults(reqs[1].Messages)
+	want := `{"uri":"` + rootOf(dir, false).URI + `","name":"my project"}`
+	if len(first) != 1 || !strings.Contains(first[0].Content, `"roots":[`+want+`]`) {
+		t.Fatalf("the first roots/list answered %+v, want only %s", first, want)
+	}
+	later := toolResults(reqs[3].Messages)
+	if len(later) != 3 || !strings.Contains(later[1].Content, "notifications/roots/list_changed") ||
+		!strings.Contains(later[2].Content, want+`,{"uri":"`+rootOf(more, false).URI+`","name":"more#docs"}`) {
+		t.Fatalf("after /add-dir: %+v", later)
+	}
+	if !strings.Contains(rootOf(more, false).URI, "more%23docs") {
+		t.Errorf("the # is not escaped: %s", rootOf(more, false).URI)
 	}
 }

@@ -32,6 +32,7 @@ func init() {
 		{"resume", "ID", "continue a stored conversation (see /sessions)", (*session).resume},
 		{"cost", "", "tokens and estimated cost of this session", (*session).cost},
 		{"compact", "", "summarise the conversation but its last turn, to free context", (*session).compact},
+		{"add-dir", "DIR", "add a directory to the workspace: read without asking, offered to MCP servers", (*session).addDir},
 		{"exit", "", "leave (so does Ctrl-D on an empty line)", func(*session, context.Context, []string) error { return errExit }},
 		{"quit", "", "", func(*session, context.Context, []string) error { return errExit }},
 	}

@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"context"
 	"encoding/json"
 
 	"tai/internal/mcp/wire"
@@ -59,4 +60,30 @@ func (b *Bridge) logLevel(server string) string {
 		return DefaultLogLevel
 	}
 	return b.setting(server, SettingLogLevel)
+}
+
+// RootsChanged tells each connected server that was offered the
+// workspace that it changed (notifications/roots/list_changed, session
+// era; a stateless-era server asks again on its own). A server that
+// cannot be told has it noted in its log.
+func (b *Bridge) RootsChanged(ctx context.Context) {
+	b.mu.Lock()
+	conns := make([]*conn, 0, len(b.conns))
+	for _, c := range b.conns {
+		conns = append(conns, c)
+	}
+	b.mu.Unlock()
+	for _, c := range conns {
+		select {
+		case <-c.ready:
+		default:
+			continue // still connecting: it will ask for the roots as they are now
+		}
+		if c.err != nil {
+			continue
+		}
+		if err := c.c.RootsChanged(ctx); err != nil {
+			c.c.Note("telling the server the workspace changed failed: " + err.Error())
+		}
+	}
 }

@@ -298,3 +298,43 @@ func TestSet_RefusesUnknownKeysAndValues(t *testing.T) {
 		t.Errorf("a refused set changed %v", s)
 	}
 }
+
+// A server asking roots/list gets the host's workspace; told the
+// workspace changed, it hears notifications/roots/list_changed; with
+// roots=off tai declares no roots to it and answers -32601.
+func TestRoots_OfferedChangedAndTurnedOff(t *testing.T) {
+	f := newFixture(t)
+	var mu sync.Mutex
+	roots := []wire.Root{{URI: "file:///work/a%20b", Name: "a b"}}
+	f.b.Roots = func() []wire.Root { mu.Lock(); defer mu.Unlock(); return append([]wire.Root(nil), roots...) }
+	f.add(t, featuresEntry(t, "feat", "roots", "heard"), true)
+	ctx := context.Background()
+	res, err := f.invoke(ctx, "feat", "roots", `{}`)
+	if err != nil || !strings.Contains(res.Text, `"result":{"roots":[{"uri":"file:///work/a%20b","name":"a b"}]}`) {
+		t.Fatalf("roots = %+v, %v", res, err)
+	}
+	mu.Lock()
+	roots = append(roots, wire.Root{URI: "file:///more", Name: "more"})
+	mu.Unlock()
+	f.b.RootsChanged(ctx)
+	res, err = f.invoke(ctx, "feat", "heard", `{}`)
+	if err != nil || !strings.Contains(res.Text, wire.MethodRootsListChanged) {
+		t.Fatalf("heard = %+v, %v", res, err)
+	}
+	if res, _ := f.invoke(ctx, "feat", "roots", `{}`); !strings.Contains(res.Text, `"file:///more"`) {
+		t.Fatalf("roots after the change = %s", res.Text)
+	}
+
+	if err := f.b.Set(ctx, "feat", map[string]string{SettingRoots: "off"}); err != nil {
+		t.Fatal(err)
+	}
+	f.b.Close()
+	res, err = f.invoke(ctx, "feat", "roots", `{}`)
+	if err != nil || !strings.Contains(res.Text, `"code":-32601`) || strings.Contains(res.Text, "file://") {
+		t.Fatalf("roots with roots=off = %+v, %v", res, err)
+	}
+	f.b.RootsChanged(ctx)
+	if res, _ := f.invoke(ctx, "feat", "heard", `{}`); strings.Contains(res.Text, wire.MethodRootsListChanged) {
+		t.Errorf("a server without roots heard %s", res.Text)
+	}
+}

@@ -49,6 +49,7 @@ var BigResourceSize = wire.ResourceMax + 1
 //	tools/call "changed"     → notifications/tools/list_changed ("times" of them, and
 //	                           "kinds" other lists' too), then "ok"
 //	tools/call "lists"       → how many tools/list it answered
+//	tools/call "heard"       → the methods of the notifications it heard, one a line
 //	tools/call "links"       → a text block, a resource_link to test://a, one whose
 //	                           URI holds an escape, and test://item/1 and test://b
 //	                           embedded
@@ -64,6 +65,11 @@ var BigResourceSize = wire.ResourceMax + 1
 func (s *Server) feature(m *wire.Message) bool {
 	if s.Script != "features" {
 		return false
+	}
+	if m.IsNotification() {
+		s.mu.Lock()
+		s.heard = append(s.heard, m.Method)
+		s.mu.Unlock()
 	}
 	switch m.Method {
 	case wire.MethodResourcesList:
@@ -238,6 +244,11 @@ func (s *Server) featureCall(m *wire.Message) bool {
 			s.Send(n)
 		}
 		s.result(m.ID, text("logged", false))
+	case "heard":
+		s.mu.Lock()
+		heard := strings.Join(s.heard, "\n")
+		s.mu.Unlock()
+		s.result(m.ID, text(heard, false))
 	case "lists":
 		s.mu.Lock()
 		n := s.lists

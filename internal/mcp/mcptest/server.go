@@ -162,6 +162,7 @@ type Server struct {
 	waiting  *wire.Message     // an "answers" call held until both arrive
 	refused  bool              // "stateless-refuse-once" refused its first discover
 	lists    int               // tools/list requests answered
+	heard    []string          // notifications of the "features" script
 	urlAsked bool              // "url-required" refused its first call
 
 	clientSamples bool                     // initialize declared sampling
