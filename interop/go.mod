@@ -3,6 +3,7 @@ module tai/interop
 go 1.26.0
 
 require (
+	github.com/creack/pty v1.1.24
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/rogpeppe/go-internal v1.16.0
