@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 
 	"tai/internal/agent"
 	"tai/internal/elicit"
+	"tai/internal/lazyre"
 	"tai/internal/mcp/oauth"
 	"tai/internal/textsafe"
 )
@@ -103,7 +103,7 @@ func (e *elicitor) keepSecrets(server string, r *elicit.Request, content map[str
 	}
 }
 
-var unnamed = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+var unnamed = lazyre.New(`[^A-Za-z0-9_.-]+`)
 
 // secretName is how a redacted answer shows: [secret:elicit-SERVER-FIELD].
 func secretName(server, field string) string {
