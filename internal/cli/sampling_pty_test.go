@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -154,5 +155,34 @@ func TestMCPCall_SamplingWithNobodyThere(t *testing.T) {
 	out, errOut = run("mcp", "call", "--yes", "feat", "sample")
 	if !strings.Contains(out, `"text":"four"`) || !strings.Contains(errOut, "auto-approved (sampling_auto)") {
 		t.Errorf("sampling_auto under --yes did not answer:\nstdout %s\nstderr %s", out, errOut)
+	}
+}
+
+// "Always" at the terminal stores a sampling grant that `tai permissions`
+// lists: the server's next request skips the request screen, and its
+// reply is still shown before it goes.
+func TestMCPCall_SamplingAlwaysForTheServer(t *testing.T) {
+	home := addSampler(t)
+	srv, _ := startFake(t, llmtest.Script{Turns: []llmtest.Turn{{Text: text("first")}, {Text: text("second")}}})
+	tm := startTerm(t, srv, t.TempDir(), []string{"TAI_HOME=" + home}, "mcp", "call", "--yes", "feat", "sample")
+	tm.waitText(`sampling request from MCP server feat`)
+	tm.send("a")
+	tm.waitText(`│ first`)
+	tm.send("s")
+	if code := tm.exitCode(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	out, err := taiCmd(home, "permissions").CombinedOutput()
+	if err != nil || !regexp.MustCompile(`(?m)^sampling\s+feat\s`).Match(out) {
+		t.Errorf("tai permissions: %v\n%s", err, out)
+	}
+	tm = startTerm(t, srv, t.TempDir(), []string{"TAI_HOME=" + home}, "mcp", "call", "--yes", "feat", "sample")
+	tm.waitText(`│ second`)
+	if s := tm.screen(); strings.Contains(s, "sampling request from MCP server feat") {
+		t.Errorf("the grant did not cover the request screen:\n%s", s)
+	}
+	tm.send("s")
+	if code := tm.exitCode(); code != 0 {
+		t.Fatalf("exit code %d", code)
 	}
 }

@@ -29,20 +29,23 @@ func (a answers) ApproveRequest(context.Context, sampling.Screen) (sampling.Deci
 
 func (a answers) SendReply(context.Context, sampling.Screen) (bool, error) { return bool(a), nil }
 
-// A server's sampling request, made while one of its tools runs, reaches
+// A server's sampling request, made while one of its tools runs (in the
+// stateless era: an input request of its input_required result), reaches
 // the bridge's Sample hook named by the server; the model's reply, or the
 // refusal, goes back to the server, which answers the call with it. A
 // bridge without the hook declares no sampling, so the server never asks.
 func TestSample_ServerGetsTheReply(t *testing.T) {
 	for _, tt := range []struct {
-		name   string
-		hook   bool
-		person answers
-		want   string
+		name      string
+		hook      bool
+		stateless bool
+		person    answers
+		want      string
 	}{
-		{"approved", true, true, `"content":{"type":"text","text":"four"},"model":"fake:model","stopReason":"endTurn"`},
-		{"denied", true, false, `"error":{"code":-1,"message":"the person declined the sampling request"}`},
-		{"no hook", false, true, "the client declared no sampling capability"},
+		{"approved", true, false, true, `"content":{"type":"text","text":"four"},"model":"fake:model","stopReason":"endTurn"`},
+		{"denied", true, false, false, `"error":{"code":-1,"message":"the person declined the sampling request"}`},
+		{"no hook", false, false, true, "the client declared no sampling capability"},
+		{"stateless", true, true, true, `sampling {"role":"assistant","content":{"type":"text","text":"four"},"model":"fake:model","stopReason":"endTurn"}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
@@ -54,7 +57,11 @@ func TestSample_ServerGetsTheReply(t *testing.T) {
 					return s.Sample(ctx, server, params)
 				}
 			}
-			f.add(t, featuresEntry(t, "calc", "sample"), true)
+			e := featuresEntry(t, "calc", "sample")
+			if tt.stateless {
+				e = statelessEntry(t, "calc", "0", "sample")
+			}
+			f.add(t, e, true)
 			res, err := f.invoke(context.Background(), "calc", "sample", `{}`)
 			if err != nil || !strings.Contains(res.Text, tt.want) {
 				t.Fatalf("sample = %+v, %v; want %s", res, err, tt.want)

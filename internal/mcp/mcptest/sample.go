@@ -64,3 +64,22 @@ func declaresSampling(caps json.RawMessage) bool {
 	_, ok := c["sampling"]
 	return ok
 }
+
+// sampleStateless answers tools/call "sample" of a stateless-era server
+// (EnvStateless): without inputResponses, input_required asking
+// sampling/createMessage (DefaultSample) as input request "q"; with them,
+// the answer to "q" as JSON text.
+func (s *Server) sampleStateless(m *wire.Message) {
+	var p struct {
+		InputResponses map[string]json.RawMessage `json:"inputResponses"`
+		RequestState   string                     `json:"requestState"`
+	}
+	json.Unmarshal(m.Params, &p)
+	if p.InputResponses == nil {
+		s.result(m.ID, map[string]any{"resultType": "input_required", "requestState": "sampling",
+			"inputRequests": map[string]any{"q": map[string]any{"method": wire.MethodSample, "params": json.RawMessage(DefaultSample)}}})
+		return
+	}
+	s.result(m.ID, map[string]any{"resultType": "complete", "content": []any{map[string]any{"type": "text",
+		"text": p.RequestState + " " + string(p.InputResponses["q"])}}})
+}

@@ -473,6 +473,12 @@ func (s *Server) call(m *wire.Message) {
 		return
 	}
 	switch p.Name {
+	case "sample":
+		if !s.statelessEnv {
+			s.unknown(m.ID, p.Name)
+			return
+		}
+		s.sampleStateless(m)
 	case "exit":
 		s.Stderr("dying on purpose")
 		os.Exit(3)
