@@ -211,3 +211,26 @@ func TestREPL_AddDirChangesTheRoots(t *testing.T) {
 		t.Errorf("the # is not escaped: %s", rootOf(more, false).URI)
 	}
 }
+
+// tai mcp call at a terminal draws the call's progress on a live line of
+// stderr and erases it before the result.
+func TestMCPCall_ProgressIsALiveLine(t *testing.T) {
+	home := addFeatures(t)
+	dir := t.TempDir()
+	hold := filepath.Join(dir, "release")
+	srv := llmtest.Start(t, llmtest.Script{})
+	tm := startTerm(t, srv, dir, []string{"TAI_HOME=" + home}, "mcp", "call", "feat", "progress", fmt.Sprintf(`{"hold":%q}`, hold), "--yes")
+	tm.waitFor("the progress line", func(s, cursor string) bool {
+		return strings.HasPrefix(cursor, "⋯ feat: step 3 ██████████ 100%")
+	})
+	if err := os.WriteFile(hold, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code := tm.exitCode(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	tm.drain()
+	if s := tm.screen(); !strings.Contains(s, "\ndone") && !strings.HasPrefix(s, "done") || strings.Contains(s, "step 3") {
+		t.Errorf("want the result and no progress left:\n%s", s)
+	}
+}
