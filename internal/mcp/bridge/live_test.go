@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
@@ -336,5 +337,32 @@ func TestRoots_OfferedChangedAndTurnedOff(t *testing.T) {
 	f.b.RootsChanged(ctx)
 	if res, _ := f.invoke(ctx, "feat", "heard", `{}`); strings.Contains(res.Text, wire.MethodRootsListChanged) {
 		t.Errorf("a server without roots heard %s", res.Text)
+	}
+}
+
+// A stateless-era server hears a subscriptions/listen for the lists it
+// declared listChanged for, once tai connected for a call.
+func TestListChanged_StatelessServerIsListenedTo(t *testing.T) {
+	f := newFixture(t)
+	e := featuresEntry(t, "feat", "echo")
+	e.Env[mcptest.EnvStateless] = "0"
+	f.add(t, e, true)
+	logged := make(chan string, 16)
+	f.b.OnEvent = func(e Event) {
+		if e.Method == wire.MethodLogMessage {
+			logged <- string(e.Params)
+		}
+	}
+	if _, err := f.invoke(context.Background(), "feat", "echo", `{"message":"hi"}`); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"data":{"toolsListChanged":true,"promptsListChanged":true,"resourcesListChanged":true},"level":"info","logger":"listen"}`
+	select {
+	case got := <-logged:
+		if !strings.Contains(got, want) {
+			t.Fatalf("the server listens for %s, want %s", got, want)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("no subscriptions/listen reached the server")
 	}
 }

@@ -49,7 +49,10 @@ var BigResourceSize = wire.ResourceMax + 1
 //	tools/call "changed"     → notifications/tools/list_changed ("times" of them, and
 //	                           "kinds" other lists' too), then "ok"
 //	tools/call "lists"       → how many tools/list it answered
-//	tools/call "heard"       → the methods of the notifications it heard, one a line
+//	subscriptions/listen     → notifications/subscriptions/acknowledged, a log line at info
+//	                           (logger "listen") with the filter, and no answer
+//	tools/call "heard"       → the methods of the notifications it heard (and of
+//	                           subscriptions/listen, with its filter), one a line
 //	tools/call "links"       → a text block, a resource_link to test://a, one whose
 //	                           URI holds an escape, and test://item/1 and test://b
 //	                           embedded
@@ -134,6 +137,17 @@ func (s *Server) feature(m *wire.Message) bool {
 			vals = append(vals, p.Context.Arguments["team"]+"-lead")
 		}
 		s.result(m.ID, map[string]any{"completion": map[string]any{"values": vals, "total": len(vals), "hasMore": false}})
+	case wire.MethodListen:
+		var p wire.ListenParams
+		json.Unmarshal(m.Params, &p)
+		b, _ := json.Marshal(p.Notifications)
+		s.mu.Lock()
+		s.heard = append(s.heard, wire.MethodListen+" "+string(b))
+		s.mu.Unlock()
+		n, _ := wire.NewNotification(wire.MethodListenAcknowledged, p.Notifications)
+		s.Send(n) // the request stays open, as a listen stream does
+		n, _ = wire.NewNotification(wire.MethodLogMessage, map[string]any{"level": "info", "logger": "listen", "data": p.Notifications})
+		s.Send(n)
 	case wire.MethodSetLevel:
 		var p wire.SetLevelParams
 		json.Unmarshal(m.Params, &p)

@@ -238,8 +238,12 @@ func (s *Server) statelessTools(m *wire.Message) bool {
 	case s.StatelessTTL == "future" && (m.Method == wire.MethodDiscover || m.Method == wire.MethodInitialize):
 		s.unsupported(m, wire.StatelessVersion, "2027-01-01")
 	case m.Method == wire.MethodDiscover:
+		caps := json.RawMessage(`{"tools":{}}`)
+		if s.Script == "features" {
+			caps = json.RawMessage(FeatureCaps)
+		}
 		s.result(m.ID, map[string]any{"resultType": "complete", "supportedVersions": []string{wire.StatelessVersion},
-			"capabilities": map[string]any{"tools": map[string]any{}}, "ttlMs": 0, "cacheScope": "public"})
+			"capabilities": caps, "ttlMs": 0, "cacheScope": "public"})
 	case m.Method == wire.MethodInitialize:
 		s.unsupported(m, "2025-11-25", wire.StatelessVersion)
 	case m.Method == wire.MethodToolsList:
