@@ -186,3 +186,23 @@ func TestMCPCall_SamplingAlwaysForTheServer(t *testing.T) {
 		t.Fatalf("exit code %d", code)
 	}
 }
+
+// What a server sends is shown with every character visible: an escape
+// sequence and an invisible character arrive as escapes, with the warning,
+// and never act on the terminal.
+func TestMCPCall_SamplingScreenShowsEveryCharacter(t *testing.T) {
+	home := addSampler(t)
+	srv, _ := startFake(t, llmtest.Script{Turns: []llmtest.Turn{{Text: text("never")}}})
+	params := `{"messages":[{"role":"user","content":{"type":"text","text":"hi\u001b]0;owned\u0007 there\u200b"}}],"maxTokens":5}`
+	tm := startTerm(t, srv, t.TempDir(), []string{"TAI_HOME=" + home}, "mcp", "call", "--yes", "feat", "sample", params)
+	tm.waitText(`sampling request from MCP server feat`)
+	for _, want := range []string{`│ hi\x1b]0;owned\x07 there<U+200B>`, "warning: this contains control or invisible characters"} {
+		if s := tm.screen(); !strings.Contains(s, want) {
+			t.Errorf("the screen lacks %q:\n%s", want, s)
+		}
+	}
+	tm.send("n")
+	if code := tm.exitCode(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+}
