@@ -96,6 +96,8 @@ type Bridge struct {
 
 	// completions are the URL elicitations refused calls wait on.
 	completions completions
+	// streams are the GET event streams of HTTP connections.
+	streams streams
 
 	logs logBook
 

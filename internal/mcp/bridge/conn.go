@@ -117,7 +117,9 @@ func (b *Bridge) client(ctx context.Context, server string) (*conn, error) {
 		b.drop(server, c)
 		return nil, c.err
 	}
-	listen(c.c, b.Elicit != nil || b.Sample != nil)
+	if listen(c.c, b.Elicit != nil || b.Sample != nil) {
+		b.streams.await(ctx, server)
+	}
 	return c, nil
 }
 
@@ -185,7 +187,14 @@ func (b *Bridge) dial(ctx context.Context, server string) (*client.Client, []wir
 			return nil, nil, Drift{}, err
 		}
 	}
-	opts := b.options(b.transport(x), server, b.ConnectTimeout, "")
+	t := b.transport(x)
+	if h, ok := t.(client.HTTP); ok {
+		var open <-chan struct{}
+		h.HTTPClient, open = watchStream(h.HTTPClient)
+		b.streams.set(server, open)
+		t = h
+	}
+	opts := b.options(t, server, b.ConnectTimeout, "")
 	opts.Era = srv.Era
 	c, err := client.Connect(ctx, opts)
 	if err != nil {

@@ -87,12 +87,15 @@ func (c *conn) settle(kind string) bool {
 // tell of (listChanged). In the session era it opens it too when tai
 // answers a server's own questions (asks): such a server may ask outside
 // any request of tai's, and over HTTP only the GET stream carries that.
-func listen(c *client.Client, asks bool) {
+// It reports whether it opened a session-era stream.
+func listen(c *client.Client, asks bool) bool {
 	caps := c.Server().Capabilities
 	f := wire.SubscriptionFilter{ToolsListChanged: caps.ListChanged("tools"),
 		PromptsListChanged: caps.ListChanged("prompts"), ResourcesListChanged: caps.ListChanged("resources")}
-	asks = asks && c.Era().Name != wire.StatelessEra.Name
-	if f.ToolsListChanged || f.PromptsListChanged || f.ResourcesListChanged || asks {
+	session := c.Era().Name != wire.StatelessEra.Name
+	if f.ToolsListChanged || f.PromptsListChanged || f.ResourcesListChanged || (asks && session) {
 		c.Listen(f)
+		return session
 	}
+	return false
 }
