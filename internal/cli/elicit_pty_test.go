@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,18 +14,7 @@ import (
 // addAsking registers the fake server's "features" script as server feat
 // with its tools that ask the person, in a new home, and returns the home.
 func addAsking(t *testing.T) string {
-	t.Helper()
-	home := t.TempDir()
-	tools := `[{"name":"elicit","description":"asks the person"},{"name":"url-required","description":"wants a URL opened first"}]`
-	config, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"feat": map[string]any{"command": os.Args[0],
-		"env": map[string]string{"TAI_FAKE_MCP": "1", "TAI_FAKE_SCRIPT": "features", "TAI_FAKE_TOOLS": tools}}}})
-	cmd := taiCmd(home, "mcp", "add", "-", "--yes", "--enable")
-	cmd.Env = append(cmd.Env, "TAI_VAULT_PASSPHRASE=")
-	cmd.Stdin = strings.NewReader(string(config))
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("tai mcp add: %v\n%s", err, out)
-	}
-	return home
+	return addFeaturesWith(t, `[{"name":"elicit","description":"asks the person"},{"name":"url-required","description":"wants a URL opened first"}]`)
 }
 
 // elicitCall runs `tai mcp call feat TOOL ARGS --yes` at a terminal.

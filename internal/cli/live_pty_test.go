@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,12 +17,21 @@ import (
 // addFeatures registers the fake server's "features" script as server
 // feat in a new home, enabled, and returns the home.
 func addFeatures(t *testing.T) string {
+	return addFeaturesWith(t, `[{"name":"progress","description":"reports progress"},{"name":"log","description":"logs"},`+
+		`{"name":"roots","description":"asks for the roots"},{"name":"heard","description":"what it heard"}]`)
+}
+
+// addFeaturesWith registers the fake server's "features" script listing
+// tools (a JSON list of {name, description}) as server feat in a new
+// home, enabled, and returns the home.
+func addFeaturesWith(t *testing.T, tools string) string {
 	t.Helper()
 	home := t.TempDir()
-	config := fmt.Sprintf(`{"mcpServers":{"feat":{"command":%q,"env":{"TAI_FAKE_MCP":"1","TAI_FAKE_SCRIPT":"features","TAI_FAKE_TOOLS":"[{\"name\":\"progress\",\"description\":\"reports progress\"},{\"name\":\"log\",\"description\":\"logs\"},{\"name\":\"roots\",\"description\":\"asks for the roots\"},{\"name\":\"heard\",\"description\":\"what it heard\"}]"}}}}`, os.Args[0])
+	config, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"feat": map[string]any{"command": os.Args[0],
+		"env": map[string]string{"TAI_FAKE_MCP": "1", "TAI_FAKE_SCRIPT": "features", "TAI_FAKE_TOOLS": tools}}}})
 	cmd := taiCmd(home, "mcp", "add", "-", "--yes", "--enable")
 	cmd.Env = append(cmd.Env, "TAI_VAULT_PASSPHRASE=")
-	cmd.Stdin = strings.NewReader(config)
+	cmd.Stdin = strings.NewReader(string(config))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("tai mcp add: %v\n%s", err, out)
 	}

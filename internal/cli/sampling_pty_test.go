@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -15,16 +14,7 @@ import (
 // "sample" tool as server feat in a new home, enabled, and returns the
 // home.
 func addSampler(t *testing.T) string {
-	t.Helper()
-	home := t.TempDir()
-	config := fmt.Sprintf(`{"mcpServers":{"feat":{"command":%q,"env":{"TAI_FAKE_MCP":"1","TAI_FAKE_SCRIPT":"features","TAI_FAKE_TOOLS":"[{\"name\":\"sample\",\"description\":\"asks the client's model\"}]"}}}}`, os.Args[0])
-	cmd := taiCmd(home, "mcp", "add", "-", "--yes", "--enable")
-	cmd.Env = append(cmd.Env, "TAI_VAULT_PASSPHRASE=")
-	cmd.Stdin = strings.NewReader(config)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("tai mcp add: %v\n%s", err, out)
-	}
-	return home
+	return addFeaturesWith(t, `[{"name":"sample","description":"asks the client's model"}]`)
 }
 
 // modelEnv points a tai process at the fake model srv.

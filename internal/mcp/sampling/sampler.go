@@ -116,8 +116,12 @@ func (s *Sampler) approveRequest(ctx context.Context, server string, req Request
 		s.notice("auto-approved (sampling_auto): a sampling request of MCP server " + server)
 		return "", nil
 	}
-	if ok, err := s.granted(ctx, server); err != nil || ok {
+	granted, err := s.granted(ctx, server)
+	if err != nil {
 		return vault.OutcomeError, err
+	}
+	if granted {
+		return "", nil
 	}
 	d, err := s.Person.ApproveRequest(ctx, requestScreen(server, s.ModelName, req))
 	switch {
@@ -126,7 +130,9 @@ func (s *Sampler) approveRequest(ctx context.Context, server string, req Request
 	case d == Deny:
 		return vault.OutcomeDenied, rejected("the person declined the sampling request")
 	case d == Always:
-		return vault.OutcomeError, s.grant(ctx, server)
+		if err := s.grant(ctx, server); err != nil {
+			return vault.OutcomeError, err
+		}
 	}
 	return "", nil
 }
