@@ -196,3 +196,33 @@ func TestMCPCall_SamplingScreenShowsEveryCharacter(t *testing.T) {
 		t.Fatalf("exit code %d", code)
 	}
 }
+
+// One-shot mode at a terminal asks as the REPL does; the model's reply
+// reaches the server and, through the tool's result, the agent's answer.
+func TestOneShot_SamplingAtTheTerminal(t *testing.T) {
+	home := addSampler(t)
+	srv, arrived := startFake(t, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.Call{toolCall("mcp_feat_sample", `{}`)}},
+		{Text: text("four")},
+		{Text: text("The server heard four.")},
+	}})
+	tm := startTerm(t, srv, t.TempDir(), []string{"TAI_HOME=" + home}, "--yolo", "ask the calculator")
+	tm.waitText(`sampling request from MCP server feat`)
+	tm.send("y")
+	tm.waitText(`tai would send the model's reply to MCP server feat`)
+	tm.send("s")
+	if code := tm.exitCode(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	tm.drain()
+	if s := tm.screen(); !strings.Contains(s, "The server heard four.") {
+		t.Errorf("no answer after the sampling:\n%s", s)
+	}
+	var last llmtest.Request
+	for len(arrived) > 0 {
+		last = <-arrived
+	}
+	if !strings.Contains(fmt.Sprint(last.Messages), `"text":"four"`) {
+		t.Errorf("the tool result the model read lacks the reply: %v", last.Messages)
+	}
+}
