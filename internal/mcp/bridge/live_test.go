@@ -366,3 +366,18 @@ func TestListChanged_StatelessServerIsListenedTo(t *testing.T) {
 		t.Fatal("no subscriptions/listen reached the server")
 	}
 }
+
+// A resource read reports its progress as a tool call does.
+func TestReadResource_ProgressReachesTheCaller(t *testing.T) {
+	f := newFixture(t)
+	f.add(t, featuresEntry(t, "feat", "echo"), true)
+	var r reports
+	ctx := tools.WithProgress(context.Background(), r.add)
+	if _, err := f.b.ReadResource(ctx, "feat", "test://a"); err != nil {
+		t.Fatal(err)
+	}
+	want := []tools.Progress{{Server: "feat", Message: "reading a", Done: 1, Total: 1}}
+	if diff := cmp.Diff(want, r.all()); diff != "" {
+		t.Errorf("reports (-want +got):\n%s", diff)
+	}
+}

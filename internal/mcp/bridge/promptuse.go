@@ -141,7 +141,9 @@ func (b *Bridge) GetPrompt(ctx context.Context, server, name string, words []str
 	}
 	c.acquire()
 	defer b.release(server, c)
+	ctx, stop := withProgress(ctx, server)
 	res, err := c.c.GetPrompt(ctx, name, args)
+	stop()
 	if err != nil {
 		return nil, fmt.Errorf("prompt %s of MCP server %s: %w", name, server, err)
 	}

@@ -85,6 +85,8 @@ func (b *Bridge) ReadResource(ctx context.Context, server, uri string) (*Resourc
 	}
 	var res *wire.ReadResourceResult
 	err := b.withResources(ctx, server, "reading "+printable(uri, 200)+" from", func(c *client.Client) error {
+		ctx, stop := withProgress(ctx, server)
+		defer stop()
 		var err error
 		res, err = c.ReadResource(ctx, uri)
 		return err

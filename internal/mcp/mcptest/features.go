@@ -33,7 +33,7 @@ var BigResourceSize = wire.ResourceMax + 1
 //
 //	resources/list           → test://a (text), then on a second page test://b (blob)
 //	resources/templates/list → test://item/{id}
-//	resources/read           → test://a "alpha", test://b bytes 0..255, test://big past
+//	resources/read           → test://a "alpha" (after a notifications/progress), test://b bytes 0..255, test://big past
 //	                           MCP_RESOURCE_MAX, test://item/N "item N", else -32002
 //	resources/subscribe      → {} and then notifications/resources/updated for the uri
 //	prompts/list             → greet (argument who, required) and plain, then
@@ -86,8 +86,17 @@ func (s *Server) feature(m *wire.Message) bool {
 	case wire.MethodResourceTemplates:
 		s.result(m.ID, map[string]any{"resourceTemplates": []any{map[string]any{"uriTemplate": "test://item/{id}", "name": "item"}}})
 	case wire.MethodResourcesRead:
-		var p wire.ResourceParams
+		var p struct {
+			wire.ResourceParams
+			Meta struct {
+				Token json.RawMessage `json:"progressToken"`
+			} `json:"_meta"`
+		}
 		json.Unmarshal(m.Params, &p)
+		if p.URI == "test://a" && p.Meta.Token != nil {
+			n, _ := wire.NewNotification(wire.MethodProgress, map[string]any{"progressToken": p.Meta.Token, "progress": 1, "total": 1, "message": "reading a"})
+			s.Send(n)
+		}
 		s.read(m.ID, p.URI)
 	case wire.MethodSubscribe:
 		var p wire.ResourceParams
