@@ -44,6 +44,9 @@ func TestMCPCall_ElicitFormAtATerminal(t *testing.T) {
 			tm := elicitCall(t, nil, "elicit", "{}")
 			tm.waitText(`── MCP server feat asks you to fill in a form \(this is the server speaking, not tai\) ──\n +│ Who are you\?`)
 			tm.waitText(`1/2 Your name \(name\): text, at least 2 characters, required`)
+			// The editor draws its prompt once the terminal is raw: a
+			// Ctrl-C sent before is SIGINT, not a key.
+			tm.waitFor("the name's prompt", func(_, cursor string) bool { return strings.TrimSpace(cursor) == ">" })
 			if c.name == "accepted" {
 				tm.send("A\r")
 				tm.waitText(`at least 2 characters, got 1`)
