@@ -105,16 +105,6 @@ func TestElicitation_AtATerminal(t *testing.T) {
 	})
 }
 
-func exitCode(err error) int {
-	if ee, ok := err.(*exec.ExitError); ok {
-		return ee.ExitCode()
-	}
-	if err != nil {
-		return -1
-	}
-	return 0
-}
-
 // ptyRun is tai under a pseudo-terminal, its output with escape sequences
 // left out.
 type ptyRun struct {
