@@ -17,8 +17,9 @@ var atPath = lazyre.New(`(?:^|\s)@(\S+)`)
 
 // attachFiles adds the text of each @path that names a file to the
 // message. The file is read with read_file, through the same approval as
-// the model's reads (outside the workspace, tai's home, credentials); a
-// word naming no file stays text. It reports false when a read failed or
+// the model's reads (outside the workspace, tai's home, credentials); an
+// @SERVER:URI naming no file but an enabled MCP server is read with
+// mcp_read (attachResource); any other word stays text. It reports false when a read failed or
 // was denied, after saying so: the message is not sent.
 func (s *session) attachFiles(ctx context.Context, input string) (string, bool) {
 	var files strings.Builder
@@ -30,6 +31,13 @@ func (s *session) attachFiles(ctx context.Context, input string) (string, bool) 
 		}
 		seen[path] = true
 		if fi, err := os.Stat(path); err != nil || fi.IsDir() {
+			if server, uri, ok := s.resourceRef(path); ok {
+				text, ok := s.attachResource(ctx, server, uri)
+				if !ok {
+					return "", false
+				}
+				files.WriteString(text)
+			}
 			continue
 		}
 		args, _ := json.Marshal(map[string]string{"path": path})

@@ -135,17 +135,18 @@ func (s *session) help(context.Context, []string) error {
 	b.WriteString("Keys: Enter sends; Alt-Enter (or \\ before Enter) starts a new line, and a paste arrives whole;\n" +
 		"Ctrl-C clears the line, or cancels a running turn; Ctrl-D on an empty line exits; Tab completes commands;\n" +
 		"↑/↓ walk the history. Approvals take one key: y once, a always (as listed), n or Esc deny.\n" +
-		"@path attaches a file's text to the message; !command runs a shell command (asking as the model's\n" +
+		"@path attaches a file's text to the message, @server:URI an MCP resource (Tab completes both parts);\n" +
+		"!command runs a shell command (asking as the model's\n" +
 		"calls do), shows its output and sends it with your next message.\n")
 	fmt.Fprint(s.scr, b.String())
 	return nil
 }
 
-// Complete completes a slash command at the start of line, for the
-// Editor.
+// Complete completes a slash command at the start of line, or an
+// @SERVER:URI at its end, for the Editor.
 func (s *session) Complete(line string) []string {
 	if !strings.HasPrefix(line, "/") || strings.ContainsRune(line, ' ') {
-		return nil
+		return s.completeResource(line)
 	}
 	var out []string
 	add := func(name string) {

@@ -280,8 +280,19 @@ func (e *Editor) completeIn(b *buffer, v *view) {
 			return
 		}
 		v.leave()
-		fmt.Fprintf(e.out, "%s\r\n", strings.Join(c, "  "))
+		fmt.Fprintf(e.out, "%s\r\n", strings.Join(lastWords(c, line), "  "))
 	}
+}
+
+// lastWords is how candidates are listed: each without the part of line
+// before the word being completed, which they share.
+func lastWords(c []string, line string) []string {
+	start := strings.LastIndexAny(line, " \t") + 1
+	out := make([]string, len(c))
+	for i, s := range c {
+		out[i] = strings.TrimPrefix(s, line[:start])
+	}
+	return out
 }
 
 // ReadKey shows prompt and waits for one of keys (lower case letters),

@@ -251,3 +251,29 @@ func resourceBlock(server, kind string, raw []byte) string {
 	}
 	return fmt.Sprintf("%s\n%s\n[cut at %d of %d bytes; read the whole with mcp_read]", head, c.Text[:cut], cut, len(c.Text))
 }
+
+// ResourceURIs lists the URIs of an enabled server's resources for a line
+// editor (the REPL's @SERVER:URI): as for Complete, ctx should be short,
+// and a server that is not running is started in the background without
+// asking anything. Resources the profile withholds are left out.
+func (b *Bridge) ResourceURIs(ctx context.Context, server string) ([]string, error) {
+	if err := b.usable(ctx, server); err != nil {
+		return nil, err
+	}
+	c, err := b.background(ctx, server)
+	if err != nil {
+		return nil, err
+	}
+	defer b.release(server, c)
+	list, err := c.c.ListResources(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var uris []string
+	for _, r := range list {
+		if b.Allowed(server, vault.FilterResource, r.URI) {
+			uris = append(uris, r.URI)
+		}
+	}
+	return uris, nil
+}

@@ -168,3 +168,25 @@ func TestResourceBlock_EmbeddedTextIsCut(t *testing.T) {
 		t.Errorf("a block without its resource = %q, want its JSON", got)
 	}
 }
+
+// The REPL's completion lists an enabled server's URIs, less those the
+// profile withholds, and nothing of a server that is not enabled.
+func TestResourceURIs_ForCompletion(t *testing.T) {
+	f := newFixture(t)
+	f.add(t, featuresEntry(t, "feat"), true)
+	f.add(t, featuresEntry(t, "off"), false)
+	ctx := context.Background()
+	got, err := f.b.ResourceURIs(ctx, "feat")
+	if err != nil || strings.Join(got, ",") != "test://a,test://b" {
+		t.Fatalf("uris = %v, %v", got, err)
+	}
+	if _, err := f.b.SetFilter(ctx, "feat", vault.FilterResource, []string{"test://a"}, false); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := f.b.ResourceURIs(ctx, "feat"); err != nil || strings.Join(got, ",") != "test://b" {
+		t.Errorf("with test://a disabled: %v, %v", got, err)
+	}
+	if got, err := f.b.ResourceURIs(ctx, "off"); err == nil {
+		t.Errorf("a server not enabled listed %v", got)
+	}
+}

@@ -1,0 +1,30 @@
+package cli
+
+import (
+	"context"
+
+	"tai/internal/mcp/bridge"
+	"tai/internal/repl"
+)
+
+var _ repl.Resources = (*chat)(nil)
+
+// ResourceServers implements repl.Resources: the servers enabled for the
+// conversation's profile, as the vault has them (nothing is started).
+func (c *chat) ResourceServers() []string {
+	names, err := c.a.store.EnabledMCPServers(context.Background(), c.cfg.Profile)
+	if err != nil {
+		return nil
+	}
+	return names
+}
+
+// ResourceURIs implements repl.Resources through the conversation's
+// bridge: enabled servers only, started in the background without asking.
+func (c *chat) ResourceURIs(ctx context.Context, server string) ([]string, error) {
+	b, err := bridge.From(c.agent.Env)
+	if err != nil {
+		return nil, err
+	}
+	return b.ResourceURIs(ctx, server)
+}
