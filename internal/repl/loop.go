@@ -121,16 +121,23 @@ func (s *session) problem(p string) {
 
 func (s *session) notice(text string) { s.scr.line(warn, "tai: "+text) }
 
-// turn runs one message through the agent; Ctrl-C cancels it.
-func (s *session) turn(ctx context.Context, input string) {
+// turn runs one message of the person's through the agent, with the
+// files its @paths name; Ctrl-C cancels it.
+func (s *session) turn(ctx context.Context, input string) { s.send(ctx, input, true) }
+
+// send runs one message through the agent; Ctrl-C cancels it. Only the
+// person's own text has its @paths attached (attach), never a server's.
+func (s *session) send(ctx context.Context, input string, attach bool) {
 	if s.conv.Info().Problem != "" && !s.reopen(ctx, false) {
 		return
 	}
 	tctx := s.begin(ctx)
 	defer s.end()
-	input, ok := s.attachFiles(tctx, input)
-	if !ok {
-		return
+	if attach {
+		var ok bool
+		if input, ok = s.attachFiles(tctx, input); !ok {
+			return
+		}
 	}
 	input, s.carry = s.carry+input, ""
 	res, err := s.conv.Turn(tctx, input, s.scr.event)
