@@ -36,6 +36,8 @@ type chat struct {
 	// model is what tai knows of the model: its window (the profile's
 	// context_window setting first) and prices.
 	model llm.Model
+	// bridge is the profile's MCP bridge, for its prompts.
+	bridge *bridge.Bridge
 }
 
 // modelOf is what tai knows of cfg's model, its window overridden by the
@@ -137,7 +139,7 @@ func (a *App) newChat(ctx context.Context, o chatOptions) (*chat, error) {
 	}
 	ag := th.agent(cfg)
 	ag.Model = cfg.Model()
-	c := &chat{a: a, agent: ag, cfg: cfg, dir: th.env.Dir}
+	c := &chat{a: a, agent: ag, cfg: cfg, dir: th.env.Dir, bridge: th.bridge}
 	c.model, _ = modelOf(cfg)
 	ag.Window = c.model.Window
 	if ag.Client, err = a.llmClient(ctx, cfg); err != nil {
@@ -178,6 +180,7 @@ type toolHost struct {
 	reg      *tools.Registry
 	env      *tools.Env
 	approver *agent.Approver
+	bridge   *bridge.Bridge
 }
 
 // newToolHost builds the tool host of cfg in the working directory: the
@@ -223,7 +226,7 @@ func (a *App) newToolHost(cfg profile.Config, o agentSetup) (*toolHost, error) {
 	a.answerSampling(b, samplingHost{cfg: cfg, mode: approver.Mode, person: approver.Person, notices: notices,
 		session: func() string { return env.Session }})
 	env.State.OnClose(func() { b.Close() })
-	return &toolHost{reg: reg, env: env, approver: approver}, nil
+	return &toolHost{reg: reg, env: env, approver: approver, bridge: b}, nil
 }
 
 // agent is an agent of cfg on this tool host, without its model client

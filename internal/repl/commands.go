@@ -33,6 +33,7 @@ func init() {
 		{"cost", "", "tokens and estimated cost of this session", (*session).cost},
 		{"compact", "", "summarise the conversation but its last turn, to free context", (*session).compact},
 		{"add-dir", "DIR", "add a directory to the workspace: read without asking, offered to MCP servers", (*session).addDir},
+		{"prompts", "", "list the MCP prompts you can run as /SERVER:PROMPT", (*session).listPrompts},
 		{"exit", "", "leave (so does Ctrl-D on an empty line)", func(*session, context.Context, []string) error { return errExit }},
 		{"quit", "", "", func(*session, context.Context, []string) error { return errExit }},
 	}
@@ -69,6 +70,10 @@ func (s *session) command(ctx context.Context, line string) error {
 			return nil
 		}
 	}
+	if strings.Contains(name, ":") {
+		s.runPrompt(ctx, name, args)
+		return nil
+	}
 	if !s.hostHas(name) {
 		if slices.Contains(dispatched, name) {
 			s.scr.line(bad, fmt.Sprintf("tai: `tai %s` is not in this build yet", name))
@@ -103,7 +108,7 @@ func (s *session) runHost(ctx context.Context, args []string) {
 	}
 }
 
-func (s *session) help(context.Context, []string) error {
+func (s *session) help(ctx context.Context, _ []string) error {
 	var b strings.Builder
 	for _, c := range builtins {
 		if c.help != "" {
@@ -132,9 +137,10 @@ func (s *session) help(context.Context, []string) error {
 		sort.Strings(names)
 		fmt.Fprintf(&b, "  Every other subcommand runs the same way: %s\n", strings.Join(names, ", "))
 	}
+	b.WriteString(promptHelp(s.prompts(ctx)))
 	b.WriteString("Keys: Enter sends; Alt-Enter (or \\ before Enter) starts a new line, and a paste arrives whole;\n" +
-		"Ctrl-C clears the line, or cancels a running turn; Ctrl-D on an empty line exits; Tab completes commands;\n" +
-		"↑/↓ walk the history. Approvals take one key: y once, a always (as listed), n or Esc deny.\n" +
+		"Ctrl-C clears the line, or cancels a running turn; Ctrl-D on an empty line exits; Tab completes commands,\n" +
+		"MCP prompts and their arguments; ↑/↓ walk the history. Approvals take one key: y once, a always (as listed), n or Esc deny.\n" +
 		"@path attaches a file's text to the message, @server:URI an MCP resource (Tab completes both parts);\n" +
 		"!command runs a shell command (asking as the model's\n" +
 		"calls do), shows its output and sends it with your next message.\n")
@@ -143,9 +149,16 @@ func (s *session) help(context.Context, []string) error {
 }
 
 // Complete completes a slash command at the start of line, or an
-// @SERVER:URI at its end, for the Editor.
+// @SERVER:URI at its end, or an argument of an MCP prompt's, for the
+// Editor.
 func (s *session) Complete(line string) []string {
-	if !strings.HasPrefix(line, "/") || strings.ContainsRune(line, ' ') {
+	if !strings.HasPrefix(line, "/") {
+		return s.completeResource(line)
+	}
+	if strings.ContainsAny(line, " \t") {
+		if c := s.completePrompt(line); c != nil {
+			return c
+		}
 		return s.completeResource(line)
 	}
 	var out []string
@@ -160,6 +173,11 @@ func (s *session) Complete(line string) []string {
 	for _, c := range s.o.Host.Commands() {
 		add(c.Name)
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), completionWait)
+	defer cancel()
+	for _, p := range s.prompts(ctx) {
+		add(strings.TrimPrefix(p.Command(), "/"))
+	}
 	sort.Strings(out)
 	return out
 }
@@ -168,4 +186,19 @@ func (s *session) Complete(line string) []string {
 func pad(s string) string {
 	const width = 32
 	return s + strings.Repeat(" ", max(width-utf8.RuneCountInString(s), 1))
+}
+
+// maxHelpPrompts is how many MCP prompts /help lists; past it, /help
+// counts them and points at /prompts.
+const maxHelpPrompts = 8
+
+// promptHelp is /help's part about MCP prompts.
+func promptHelp(ps []Prompt) string {
+	switch {
+	case len(ps) == 0:
+		return ""
+	case len(ps) > maxHelpPrompts:
+		return fmt.Sprintf("  %s %d MCP prompts: /prompts lists them; /SERVER:PROMPT [ARG…|NAME=VALUE…] runs one\n", pad("/SERVER:PROMPT …"), len(ps))
+	}
+	return "MCP prompts (their text is the server's; /SERVER:PROMPT [ARG…|NAME=VALUE…] sends it as your message):\n" + formatPrompts(ps)
 }

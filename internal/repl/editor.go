@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"golang.org/x/term"
+
+	"tai/internal/textsafe"
 )
 
 // Editor is the LineReader of a terminal: a line editor of tai's own that
@@ -258,7 +260,8 @@ func (e *Editor) ReadLine(ctx context.Context, prompt string) (string, error) {
 }
 
 // completeIn completes a one-line buffer: one candidate replaces it, more
-// extend it to their common prefix, or are listed beneath it.
+// extend it to their common prefix, or are listed beneath it, shown
+// visibly (an MCP server's values are untrusted).
 func (e *Editor) completeIn(b *buffer, v *view) {
 	if e.complete == nil || len(b.lines) > 1 {
 		return
@@ -280,7 +283,7 @@ func (e *Editor) completeIn(b *buffer, v *view) {
 			return
 		}
 		v.leave()
-		fmt.Fprintf(e.out, "%s\r\n", strings.Join(lastWords(c, line), "  "))
+		fmt.Fprintf(e.out, "%s\r\n", textsafe.VisibleLine(strings.Join(lastWords(c, line), "  ")))
 	}
 }
 
