@@ -46,9 +46,16 @@ type Entry struct {
 	// Enabled is the config's own enabled/disabled flag, nil when it has
 	// none. The caller applies it to the registering profile only.
 	Enabled *bool
+	// CallTimeout is a pasted tool_timeout_sec (Codex) or timeout (Gemini
+	// CLI, Cline, Crush): the server's own limit on each request after the
+	// handshake, in place of MCP_CALL_TIMEOUT; zero when none. Stored with
+	// the server as its timeout setting.
+	CallTimeout time.Duration
 	// StartupTimeout is a pasted startup_timeout_sec or startup_timeout_ms
-	// (Codex): how long the first start at registration may take, when
-	// longer than tai's own allowance. Not stored.
+	// (Codex): the server's own limit on a start plus handshake, in place
+	// of MCP_CONNECT_TIMEOUT; it also lengthens the first start at
+	// registration when longer than tai's own allowance. Zero when none.
+	// Stored with the server as its startup_timeout setting.
 	StartupTimeout time.Duration
 	Source         string
 	// Notes are warnings to show the person at consent: ignored keys,

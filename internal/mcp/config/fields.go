@@ -1,25 +1,22 @@
 package config
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
-	"time"
 )
 
 // draft is an entry being read from one server object of any dialect: the
 // JSON configs and Codex TOML share one set of keys, so one reader serves
 // both and a key means the same wherever it appears.
 type draft struct {
-	e        Entry
-	where    string // path of the server object, for errors
-	typ      string
-	urls     map[string]string // url, httpUrl, serverUrl as given
-	ignored  []string          // keys tai does not use
-	timeouts []string          // timeout keys, ignored with a note
-	trust    []string          // auto-approval keys, ignored with a note
+	e       Entry
+	where   string // path of the server object, for errors
+	typ     string
+	urls    map[string]string // url, httpUrl, serverUrl as given
+	ignored []string          // keys tai does not use
+	trust   []string          // auto-approval keys, ignored with a note
 }
 
 type keyReader func(d *draft, key string, v any) error
@@ -45,13 +42,13 @@ var keys = map[string]keyReader{
 	"includeTools":         readTools, // Gemini CLI
 	"disabled_tools":       readTools,
 	"excludeTools":         readTools,
-	"timeout":              readTimeout,
-	"startup_timeout_sec":  readStartup, // Codex
-	"startup_timeout_ms":   readStartup, // Codex
-	"tool_timeout_sec":     readTimeout,
-	"trust":                readTrust, // Gemini CLI
-	"autoApprove":          readTrust, // Cline
-	"alwaysAllow":          readTrust, // Roo Code
+	"timeout":              readCallTimeout, // Gemini CLI (ms), Cline, Crush (s)
+	"startup_timeout_sec":  readStartup,     // Codex
+	"startup_timeout_ms":   readStartup,     // Codex
+	"tool_timeout_sec":     readCallTimeout, // Codex
+	"trust":                readTrust,       // Gemini CLI
+	"autoApprove":          readTrust,       // Cline
+	"alwaysAllow":          readTrust,       // Roo Code
 }
 
 // decodeEntry reads the server object m, registered under raw, at where.
@@ -161,46 +158,6 @@ func readTools(d *draft, k string, v any) error {
 		}
 	}
 	*target = append(*target, list...)
-	return nil
-}
-
-// readStartup takes Codex's startup timeout, which may lengthen a
-// server's first start at registration (see Entry.StartupTimeout).
-func readStartup(d *draft, k string, v any) error {
-	n, err := wantSeconds(v, at(d.where, k))
-	if err != nil {
-		return err
-	}
-	if k == "startup_timeout_ms" {
-		n /= 1000
-	}
-	if n <= 0 {
-		return fmt.Errorf("%s: want a positive number of %s", at(d.where, k), strings.TrimPrefix(k, "startup_timeout_"))
-	}
-	d.e.StartupTimeout = time.Duration(n * float64(time.Second))
-	d.e.Notes = append(d.e.Notes, fmt.Sprintf("%s: the first start at registration may take up to %s (the most is MCP_MAX_STARTUP; tai's own allowance is used when longer)",
-		k, d.e.StartupTimeout.Round(time.Second)))
-	return nil
-}
-
-// wantSeconds reads a number of a TOML or JSON config.
-func wantSeconds(v any, where string) (float64, error) {
-	switch n := v.(type) {
-	case int64:
-		return float64(n), nil
-	case float64:
-		return n, nil
-	case json.Number:
-		f, err := n.Float64()
-		if err == nil {
-			return f, nil
-		}
-	}
-	return 0, typeError(where, "a number", v)
-}
-
-func readTimeout(d *draft, k string, _ any) error {
-	d.timeouts = append(d.timeouts, k)
 	return nil
 }
 

@@ -3,6 +3,7 @@ package config
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -80,11 +81,12 @@ func TestNormalize_BareEntry(t *testing.T) {
 	in := `{"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"], "timeout": 5}`
 	want := []Entry{{
 		Name: "memory", Transport: Stdio, Command: "npx",
-		Args:   []string{"-y", "@modelcontextprotocol/server-memory"},
-		Source: SourceJSON,
+		Args:        []string{"-y", "@modelcontextprotocol/server-memory"},
+		CallTimeout: 5 * time.Second,
+		Source:      SourceJSON,
 		Notes: []string{
 			"name memory derived from the package; choose another with --name",
-			"timeout " + timeoutNote,
+			secondsTimeout(5),
 		},
 	}}
 	got, err := Normalize(in, Options{})

@@ -14,8 +14,7 @@ import (
 func ptr[T any](v T) *T { return &v }
 
 const (
-	timeoutNote = "ignored: tai's MCP_CONNECT_TIMEOUT and MCP_CALL_TIMEOUT govern (Codex's startup_timeout_sec is read)"
-	envRewrite  = "${env:NAME} references rewritten as ${NAME}"
+	envRewrite = "${env:NAME} references rewritten as ${NAME}"
 )
 
 // TestNormalize_DocumentedConfigs runs every config in testdata/, each a
@@ -134,18 +133,22 @@ func TestNormalize_DocumentedConfigs(t *testing.T) {
 			Name: "filesystem", Transport: Stdio, Command: "node",
 			Args: []string{"/path/to/mcp-server.js"}, Env: map[string]string{"NODE_ENV": "production"},
 			Deny: []string{"some-tool-name"}, Enabled: ptr(true), Source: SourceJSON,
-			Notes: []string{"timeout " + timeoutNote},
+			CallTimeout: 120 * time.Second,
+			Notes:       []string{secondsTimeout(120)},
 		}, {
 			Name: "github", Transport: HTTP, URL: "https://api.githubcopilot.com/mcp/",
 			Headers: map[string]string{"Authorization": "Bearer ${GH_PAT}"},
 			Deny:    []string{"create_issue", "create_pull_request"}, Enabled: ptr(true), Source: SourceJSON,
-			Notes: []string{"timeout " + timeoutNote,
+			CallTimeout: 120 * time.Second,
+			Notes: []string{secondsTimeout(120),
 				"headers.Authorization: $GH_PAT read as ${GH_PAT} (Crush expands $NAME in its strings)"},
 		}, {
 			Name: "streaming-service", Transport: HTTP, URL: "https://example.com/mcp/sse",
 			Headers: map[string]string{"API-Key": "${API_KEY}"}, Enabled: ptr(true), Source: SourceJSON,
-			Notes: []string{`type "sse" is the legacy HTTP+SSE transport, which tai does not implement: tai speaks Streamable HTTP to this url`,
-				"timeout " + timeoutNote, "headers.API-Key: $(echo $API_KEY) read as ${API_KEY}"},
+			CallTimeout: 120 * time.Second,
+			Notes: []string{secondsTimeout(120),
+				`type "sse" is the legacy HTTP+SSE transport, which tai does not implement: tai speaks Streamable HTTP to this url`,
+				"headers.API-Key: $(echo $API_KEY) read as ${API_KEY}"},
 		}}},
 		{"codex_options.toml", []Entry{{
 			Name: "docs", Transport: Stdio, Command: "docs-server",
@@ -153,12 +156,13 @@ func TestNormalize_DocumentedConfigs(t *testing.T) {
 			Allow:   []string{"search", "summarize"},
 			Deny:    []string{"search"},
 			Enabled: ptr(false),
-			// startup_timeout_sec lengthens the first start at registration.
+			// startup_timeout_sec and tool_timeout_sec are the server's own limits.
 			StartupTimeout: 20 * time.Second,
+			CallTimeout:    30 * time.Second,
 			Source:         SourceTOML,
 			Notes: []string{
-				"startup_timeout_sec: the first start at registration may take up to 20s (the most is MCP_MAX_STARTUP; tai's own allowance is used when longer)",
-				"tool_timeout_sec " + timeoutNote,
+				"startup_timeout_sec: each start may take up to 20s, in place of MCP_CONNECT_TIMEOUT (the first start at registration keeps tai's own allowance when longer)",
+				"tool_timeout_sec: each request may wait up to 30s for an answer or progress, in place of MCP_CALL_TIMEOUT",
 			},
 		}}},
 		{"gemini_python.json", []Entry{{
@@ -169,10 +173,11 @@ func TestNormalize_DocumentedConfigs(t *testing.T) {
 				"DATABASE_URL": "${DB_CONNECTION_STRING}",
 				"API_KEY":      "${EXTERNAL_API_KEY}",
 			},
-			Source: SourceJSON,
+			Source:      SourceJSON,
+			CallTimeout: 15 * time.Second,
 			Notes: []string{
 				"env DATABASE_URL: $DB_CONNECTION_STRING read as ${DB_CONNECTION_STRING}",
-				"timeout " + timeoutNote,
+				msTimeout(15000),
 			},
 		}}},
 		{"gemini_docker.json", []Entry{{
@@ -189,8 +194,9 @@ func TestNormalize_DocumentedConfigs(t *testing.T) {
 				"X-Custom-Header": "custom-value",
 				"Content-Type":    "application/json",
 			},
-			Source: SourceJSON,
-			Notes:  []string{"timeout " + timeoutNote},
+			Source:      SourceJSON,
+			CallTimeout: 5 * time.Second,
+			Notes:       []string{msTimeout(5000)},
 		}}},
 		// Gemini CLI expands $NAME anywhere in its strings; a header sent
 		// as "Bearer $TAI_MCP_KEY" would fail with a misleading 401.
@@ -200,19 +206,21 @@ func TestNormalize_DocumentedConfigs(t *testing.T) {
 				"Authorization": "Bearer ${TAI_MCP_KEY}",
 				"X-Workspace":   "${WORKSPACE}-${USER}",
 			},
-			Source: SourceJSON,
+			Source:      SourceJSON,
+			CallTimeout: 30 * time.Second,
 			Notes: []string{
-				"timeout " + timeoutNote,
+				msTimeout(30000),
 				"headers.Authorization: $TAI_MCP_KEY read as ${TAI_MCP_KEY} (Gemini CLI expands $NAME in its strings)",
 				"headers.X-Workspace: $USER read as ${USER} (Gemini CLI expands $NAME in its strings)",
 			},
 		}}},
 		{"gemini_filtered.json", []Entry{{
 			Name: "filteredServer", Transport: Stdio, Command: "python",
-			Args:   []string{"-m", "my_mcp_server"},
-			Allow:  []string{"safe_tool", "file_reader", "data_processor"},
-			Source: SourceJSON,
-			Notes:  []string{"timeout " + timeoutNote},
+			Args:        []string{"-m", "my_mcp_server"},
+			Allow:       []string{"safe_tool", "file_reader", "data_processor"},
+			Source:      SourceJSON,
+			CallTimeout: 30 * time.Second,
+			Notes:       []string{msTimeout(30000)},
 		}}},
 		{"gemini_node_trust.json", []Entry{{
 			Name: "nodeServer", Transport: Stdio, Command: "node",

@@ -123,9 +123,6 @@ func (d *draft) note() {
 		}
 		return s
 	})
-	if len(d.timeouts) > 0 {
-		d.e.Notes = append(d.e.Notes, strings.Join(d.timeouts, ", ")+" ignored: tai's MCP_CONNECT_TIMEOUT and MCP_CALL_TIMEOUT govern (Codex's startup_timeout_sec is read)")
-	}
 	if len(d.trust) > 0 {
 		d.e.Notes = append(d.e.Notes, strings.Join(d.trust, ", ")+" ignored: tai asks before each call until you grant the tool or the server")
 	}
