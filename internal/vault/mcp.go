@@ -163,10 +163,13 @@ type MCPRegistration struct {
 	Enable, Disable []string
 	// MaxServers refuses a new name past this many servers; 0 means no cap.
 	MaxServers int
+	// Settings are stored as SetMCPSettings stores them (an empty value
+	// removes a key); keys not given keep what they were.
+	Settings map[string]string
 }
 
-// RegisterMCPServer stores a server, its tool cache, its pins, its prompts
-// and its enablement in one transaction. Re-registering a name replaces it.
+// RegisterMCPServer stores a server, its tool cache, its pins, its prompts,
+// its settings and its enablement in one transaction. Re-registering a name replaces it.
 func (s *Store) RegisterMCPServer(ctx context.Context, reg MCPRegistration) error {
 	key, err := s.unlockedKey(ctx)
 	if err != nil {
@@ -209,6 +212,9 @@ func (s *Store) RegisterMCPServer(ctx context.Context, reg MCPRegistration) erro
 			return err
 		}
 		if err := replaceMCPPrompts(ctx, tx, srv.Name, reg.Prompts, now); err != nil {
+			return err
+		}
+		if err := setMCPSettings(ctx, tx, srv.Name, reg.Settings, now); err != nil {
 			return err
 		}
 		for _, p := range reg.Enable {

@@ -86,18 +86,24 @@ func (s *Store) SetMCPSettings(ctx context.Context, server string, set map[strin
 		return err
 	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		for k, v := range set {
-			var err error
-			if v == "" {
-				_, err = tx.ExecContext(ctx, `DELETE FROM mcp_server_settings WHERE server = ? AND key = ?`, server, k)
-			} else {
-				_, err = tx.ExecContext(ctx, `INSERT INTO mcp_server_settings(server, key, value, updated) VALUES (?, ?, ?, ?)
-					ON CONFLICT(server, key) DO UPDATE SET value = excluded.value, updated = excluded.updated`, server, k, v, s.now())
-			}
-			if err != nil {
-				return classify(err)
-			}
-		}
-		return nil
+		return setMCPSettings(ctx, tx, server, set, s.now())
 	})
+}
+
+// setMCPSettings writes a server's settings within tx; an empty value
+// removes a key.
+func setMCPSettings(ctx context.Context, tx *sql.Tx, server string, set map[string]string, now int64) error {
+	for k, v := range set {
+		var err error
+		if v == "" {
+			_, err = tx.ExecContext(ctx, `DELETE FROM mcp_server_settings WHERE server = ? AND key = ?`, server, k)
+		} else {
+			_, err = tx.ExecContext(ctx, `INSERT INTO mcp_server_settings(server, key, value, updated) VALUES (?, ?, ?, ?)
+				ON CONFLICT(server, key) DO UPDATE SET value = excluded.value, updated = excluded.updated`, server, k, v, now)
+		}
+		if err != nil {
+			return classify(err)
+		}
+	}
+	return nil
 }
