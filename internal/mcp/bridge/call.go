@@ -100,7 +100,7 @@ func (b *Bridge) callOnce(ctx context.Context, server, tool string, args json.Ra
 		if errors.Is(err, client.ErrLost) || errors.Is(err, client.ErrClosed) {
 			b.drop(server, c)
 		}
-		return tools.Result{}, fmt.Errorf("%s/%s: %w", server, tool, loginHint(server, err))
+		return tools.Result{}, fmt.Errorf("%s/%s: %w", server, tool, loginHint(server, b.ownCallLimit(server, err)))
 	}
 	text := resultText(server, r)
 	if len(text) > wire.ResultMax {

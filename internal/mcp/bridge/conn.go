@@ -194,7 +194,7 @@ func (b *Bridge) dial(ctx context.Context, server string) (*client.Client, []wir
 		b.streams.set(server, open)
 		t = h
 	}
-	opts := b.options(t, server, b.ConnectTimeout, "")
+	opts := b.serverOptions(t, server)
 	opts.Era = srv.Era
 	c, err := client.Connect(ctx, opts)
 	if err != nil {
@@ -225,11 +225,19 @@ func (b *Bridge) dial(ctx context.Context, server string) (*client.Client, []wir
 	return c, listed, d, nil
 }
 
+// serverOptions are the client options of a start of a stored server:
+// its own start and call limits, else the caps.
+func (b *Bridge) serverOptions(t client.Transport, server string) client.Options {
+	connect, connectCap := b.startLimit(server)
+	return b.options(t, server, connect, connectCap)
+}
+
 // options are the client options of every connection to server (empty
-// while it is being registered): the workspace as roots, the log level,
-// and its notifications to heard.
+// while it is being registered): the start limit given, the server's own
+// call limit, the workspace as roots, the log level, and its
+// notifications to heard.
 func (b *Bridge) options(t client.Transport, server string, connect time.Duration, connectCap string) client.Options {
-	return client.Options{Transport: t, ConnectTimeout: connect, ConnectCap: connectCap, CallTimeout: b.callTimeout(),
+	return client.Options{Transport: t, ConnectTimeout: connect, ConnectCap: connectCap, CallTimeout: b.callLimit(server),
 		Roots: b.rootsFor(server), LogLevel: b.logLevel(server),
 		Notify: func(method string, params json.RawMessage) {
 			if server != "" {

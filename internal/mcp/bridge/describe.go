@@ -63,6 +63,7 @@ func Describe(x config.Expanded, why string) tools.Consent {
 		}
 	}
 	writeToolLists(&b, e)
+	writeLimits(&b, e)
 	for _, n := range e.Notes {
 		fmt.Fprintf(&b, "note: %s\n", wire.Printable(n, 300))
 	}
@@ -87,6 +88,20 @@ func writeToolLists(b *strings.Builder, e config.Entry) {
 	}
 	if len(e.Allow) > 0 || len(e.Deny) > 0 {
 		fmt.Fprintf(b, "  (tai mcp tools %s --enable TOOL or --disable TOOL changes this for a profile)\n", e.Name)
+	}
+}
+
+// writeLimits shows the server's own timeouts from the paste, which
+// replace the caps on its every start.
+func writeLimits(b *strings.Builder, e config.Entry) {
+	if e.CallTimeout > 0 {
+		fmt.Fprintf(b, "timeout: %s for each request (in place of MCP_CALL_TIMEOUT, %s)\n", config.Seconds(e.CallTimeout), config.Seconds(config.CallLimit.Default))
+	}
+	if e.StartupTimeout > 0 {
+		fmt.Fprintf(b, "startup timeout: %s for each start (in place of MCP_CONNECT_TIMEOUT, %s)\n", config.Seconds(e.StartupTimeout), config.Seconds(config.StartLimit.Default))
+	}
+	if e.CallTimeout > 0 || e.StartupTimeout > 0 {
+		fmt.Fprintf(b, "  (tai mcp set %s timeout=… startup_timeout=… changes them)\n", e.Name)
 	}
 }
 

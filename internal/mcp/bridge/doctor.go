@@ -41,7 +41,8 @@ func (b *Bridge) Handshake(ctx context.Context, server string) (time.Duration, e
 		return 0, fmt.Errorf("what it runs changed since you approved it; its next use asks again")
 	}
 	start := time.Now()
-	c, err := client.Connect(ctx, client.Options{Transport: b.transport(x), ConnectTimeout: b.ConnectTimeout, CallTimeout: b.callTimeout()})
+	connect, connectCap := b.startLimit(server)
+	c, err := client.Connect(ctx, client.Options{Transport: b.transport(x), ConnectTimeout: connect, ConnectCap: connectCap, CallTimeout: b.callLimit(server)})
 	if err != nil {
 		return 0, loginHint(server, err)
 	}

@@ -59,7 +59,8 @@ func base(cmd string) string {
 // firstStart is the allowance of a server's first start at registration:
 // MCP_CONNECT_TIMEOUT, or MCP_INSTALL_TIMEOUT when a package runner may
 // have to install it first; a pasted startup_timeout_sec raises it, up to
-// MCP_MAX_STARTUP. It returns the cap's name for errors.
+// MCP_MAX_STARTUP (later starts take the pasted value as it is). It
+// returns the cap's name for errors.
 func (b *Bridge) firstStart(e config.Entry) (time.Duration, string) {
 	d, name := b.ConnectTimeout, "MCP_CONNECT_TIMEOUT"
 	if d <= 0 {
@@ -182,7 +183,11 @@ func (b *Bridge) probeFirst(ctx context.Context, x config.Expanded, e config.Ent
 	d, capName := b.firstStart(e)
 	stop := b.waiting(e)
 	defer stop()
-	c, err := client.Connect(ctx, b.options(b.transport(x), e.Name, d, capName))
+	opts := b.options(b.transport(x), e.Name, d, capName)
+	if e.CallTimeout > 0 {
+		opts.CallTimeout = e.CallTimeout
+	}
+	c, err := client.Connect(ctx, opts)
 	if err != nil {
 		return firstListing{}, firstStartError(e, err)
 	}

@@ -278,6 +278,7 @@ func (b *Bridge) register(ctx context.Context, e config.Entry, req AddRequest, c
 	srv.Era = era
 	reg := Registration(srv, listed)
 	reg.Prompts = pinnedPrompts(e.Name, l.prompts)
+	reg.Settings = limitSettings(e)
 	if l.promptErr != nil {
 		a.Notes = append(a.Notes, fmt.Sprintf("listing its prompts failed (%v); they are listed at its next start and withheld until you approve them", l.promptErr))
 	}

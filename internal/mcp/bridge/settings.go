@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"tai/internal/mcp/config"
 	"tai/internal/mcp/wire"
 	"tai/internal/vault"
 )
@@ -38,6 +39,15 @@ func (b *Bridge) Set(ctx context.Context, server string, set map[string]string) 
 	stored := map[string]string{}
 	var shown []string
 	for k, v := range set {
+		if _, ok := limits[k]; ok {
+			s, err := parseLimit(k, v)
+			if err != nil {
+				return err
+			}
+			stored[k] = s
+			shown = append(shown, k+"="+v)
+			continue
+		}
 		values, ok := Settings[k]
 		if !ok {
 			return &SettingError{fmt.Sprintf("no setting %q: tai mcp set knows %s", k, strings.Join(settingKeys(), ", "))}
@@ -75,12 +85,21 @@ func (b *Bridge) SettingsOf(ctx context.Context, server string) (map[string]stri
 			out[k] = v
 		}
 	}
+	for k, l := range limits {
+		out[k] = config.Seconds(l.Default)
+		if d, ok := b.ownLimit(server, k); ok {
+			out[k] = config.Seconds(d)
+		}
+	}
 	return out, nil
 }
 
 func settingKeys() []string {
-	keys := make([]string, 0, len(Settings))
+	keys := make([]string, 0, len(Settings)+len(limits))
 	for k := range Settings {
+		keys = append(keys, k)
+	}
+	for k := range limits {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
