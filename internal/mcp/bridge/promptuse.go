@@ -145,7 +145,7 @@ func (b *Bridge) GetPrompt(ctx context.Context, server, name string, words []str
 	res, err := c.c.GetPrompt(ctx, name, args)
 	stop()
 	if err != nil {
-		return nil, fmt.Errorf("prompt %s of MCP server %s: %w", name, server, err)
+		return nil, fmt.Errorf("prompt %s of MCP server %s: %w", name, server, b.ownCallLimit(server, err))
 	}
 	return res, nil
 }

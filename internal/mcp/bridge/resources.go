@@ -89,7 +89,7 @@ func (b *Bridge) ReadResource(ctx context.Context, server, uri string) (*Resourc
 		defer stop()
 		var err error
 		res, err = c.ReadResource(ctx, uri)
-		return err
+		return b.ownCallLimit(server, err)
 	})
 	if err != nil {
 		return nil, err
