@@ -1,6 +1,7 @@
 package interop
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
@@ -46,13 +47,24 @@ type slowRegistry struct {
 }
 
 func (s *slowRegistry) start(t *testing.T) string {
-	upstream, err := url.Parse(cmpOr(os.Getenv("INTEROP_NPM_REGISTRY"), "https://registry.npmjs.org/"))
+	upstream, err := url.Parse(cmp.Or(os.Getenv("INTEROP_NPM_REGISTRY"), npmEnv("registry"), "https://registry.npmjs.org/"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
 		r.SetURL(upstream) // the upstream's host, as Host too
 	}}
+	// A machine that reaches the registry through a proxy named only to
+	// npm: the requests npm would have sent go the same way.
+	if p := cmp.Or(npmEnv("https_proxy"), npmEnv("proxy")); p != "" {
+		via, err := url.Parse(p)
+		if err != nil {
+			t.Fatalf("npm's proxy setting %q: %v", p, err)
+		}
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.Proxy = http.ProxyURL(via)
+		proxy.Transport = tr
+	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.EqualFold(r.URL.EscapedPath(), s.pkg) {
 			s.held.Do(func() {
@@ -71,11 +83,30 @@ func (s *slowRegistry) start(t *testing.T) string {
 	return srv.URL + "/"
 }
 
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
+// npmEnv is npm's setting KEY from the environment (npm_config_KEY, in
+// any case), as a machine that sends npm through a mirror sets it.
+func npmEnv(key string) string {
+	for _, kv := range os.Environ() {
+		k, v, _ := strings.Cut(kv, "=")
+		if strings.EqualFold(k, "npm_config_"+key) {
+			return v
+		}
 	}
-	return b
+	return ""
+}
+
+// withoutNpmEnv is the environment without npm's settings: they outrank
+// the new home's .npmrc (a machine-wide npm_config_cache would hand npx a
+// cache that interop/run's own install has already filled).
+func withoutNpmEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); len(k) >= 11 && strings.EqualFold(k[:11], "npm_config_") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
 }
 
 // A new user's first `tai mcp add` of an `npx -y` server, on an empty home
@@ -93,7 +124,7 @@ func TestFirstRun_NpxInstallPastTheHandshakeCap(t *testing.T) {
 	// npm reads its registry from the user's .npmrc; its cache is
 	// ~/.npm, empty in a new home. Both reach npx through HOME, which
 	// every server inherits.
-	if err := os.WriteFile(filepath.Join(home, ".npmrc"), []byte("registry="+registry+"\nupdate-notifier=false\nfund=false\naudit=false\n"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(home, ".npmrc"), []byte("registry="+registry+"\ncache="+filepath.Join(home, ".npm")+"\nupdate-notifier=false\nfund=false\naudit=false\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), wire.InstallTimeout+30*time.Second)
@@ -101,7 +132,7 @@ func TestFirstRun_NpxInstallPastTheHandshakeCap(t *testing.T) {
 	paste := fmt.Sprintf(`{"mcpServers":{"memory":{"command":"npx","args":["-y",%q]}}}`, firstRunPackage)
 	cmd := exec.CommandContext(ctx, taiBinary(t), "mcp", "add", "--yes", paste)
 	cmd.Dir = t.TempDir() // no node_modules to find the package in
-	cmd.Env = append(os.Environ(), "HOME="+home, "TAI_HOME="+filepath.Join(home, "tai"))
+	cmd.Env = append(withoutNpmEnv(), "HOME="+home, "TAI_HOME="+filepath.Join(home, "tai"))
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
