@@ -28,3 +28,19 @@ func (c *chat) ResourceURIs(ctx context.Context, server string) ([]string, error
 	}
 	return b.ResourceURIs(ctx, server)
 }
+
+var _ repl.ResourceWatcher = (*chat)(nil)
+
+// WatchResource implements repl.ResourceWatcher through the
+// conversation's bridge (enabled servers only).
+func (c *chat) WatchResource(ctx context.Context, server, uri string) (changed, lost <-chan struct{}, stop func(), err error) {
+	b, err := bridge.From(c.agent.Env)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	w, err := b.Watch(ctx, server, uri)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return w.Changed, w.Lost, w.Stop, nil
+}

@@ -43,14 +43,21 @@ are left out.`
 
 func newMCPReadCmd(a *App) *cobra.Command {
 	var out string
-	var force bool
-	cmd := a.bridgeCommand("read SERVER URI [--out FILE [--force]]", "Read one resource of a server: text to stdout, binary data to a file",
+	var force, follow bool
+	var updates int
+	cmd := a.bridgeCommand("read SERVER URI [--out FILE [--force]] [--follow [--updates N]]", "Read one resource of a server: text to stdout, binary data to a file",
 		cobra.ExactArgs(2), func(ctx context.Context, b *bridge.Bridge, _ *agent.Approver, args []string) error {
 			b.AnyServer = true
+			if updates < 0 || (updates > 0 && !follow) {
+				return usageError("--updates N counts the changes --follow waits for: give --follow and an N of 1 or more")
+			}
 			if out != "" && out != "-" && !force {
 				if err := notThere(out); err != nil {
 					return err
 				}
+			}
+			if follow {
+				return a.followRead(ctx, b, args[0], args[1], out, force, updates)
 			}
 			r, err := b.ReadResource(ctx, args[0], args[1])
 			if err != nil {
@@ -65,14 +72,72 @@ never printed: it is written to --out FILE, or to a file in the current
 directory named after the URI's last segment, and tai says where. An
 existing file is not replaced without --force. --out - writes the bytes
 to stdout when it is not a terminal. A read larger than MCP_RESOURCE_MAX
-is refused. Exit status: 0 read, 1 the resource is disabled for the
-profile, 2 an unknown server or resource, a server without resources,
-or a protocol failure.`
+is refused.
+
+--follow subscribes to the resource and reads it again each time the
+server says it changed, with a line on stderr for each change (one object
+a line with --json), until Ctrl-C, until --updates N changes were read,
+or until the server goes away. Changes told while a read runs are read
+once. With --out the file is replaced at each change. A server that does
+not tell of changes (no resources.subscribe) is refused.
+
+Exit status: 0 read, 1 the resource is disabled for the profile, 2 an
+unknown server or resource, a server without resources or subscriptions,
+a protocol failure, or a server that went away while followed.`
 	cmd.Example = `  tai mcp read docs file:///README.md
-  tai mcp read assets 'img://logo' --out logo.png`
+  tai mcp read assets 'img://logo' --out logo.png
+  tai mcp read monitor status://build --follow`
 	cmd.Flags().StringVar(&out, "out", "", "write what was read to FILE (- for stdout when it is not a terminal)")
 	cmd.Flags().BoolVar(&force, "force", false, "replace FILE when it exists")
+	cmd.Flags().BoolVarP(&follow, "follow", "f", false, "read it again each time the server says it changed, until Ctrl-C")
+	cmd.Flags().IntVar(&updates, "updates", 0, "with --follow, stop after reading N changes")
 	return cmd
+}
+
+// followRead reads uri of server, then again at each change the server
+// tells of, until ctx ends, updates changes were read (when above zero),
+// or the connection ends. It subscribes before the first read, so that a
+// change during it is not missed.
+func (a *App) followRead(ctx context.Context, b *bridge.Bridge, server, uri, out string, force bool, updates int) error {
+	w, err := b.Watch(ctx, server, uri)
+	if err != nil {
+		return resourceError(err)
+	}
+	defer w.Stop()
+	read := func() error {
+		r, err := b.ReadResource(ctx, server, uri)
+		if err != nil {
+			return resourceError(err)
+		}
+		return a.writeRead(r, out, force)
+	}
+	if err := read(); err != nil {
+		return err
+	}
+	force = true // the file is tai's own from here on
+	for n := 1; updates == 0 || n <= updates; n++ {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-w.Lost:
+			return withCode(ExitUsage, fmt.Errorf("MCP server %s went away while %s was followed; see tai mcp logs %s", server, wire.Printable(uri, 200), server))
+		case <-w.Changed:
+		}
+		if *a.mcpJSON {
+			if err := printJSON(a.Stdout, map[string]any{"server": server, "uri": uri, "changed": n}); err != nil {
+				return err
+			}
+		} else {
+			fmt.Fprintf(a.Stderr, "tai: %s of MCP server %s changed (%d); reading it again\n", wire.Printable(uri, 200), server, n)
+		}
+		if err := read(); err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+	}
+	return nil
 }
 
 // resourceError gives a failed listing or read its exit code: 1 for a

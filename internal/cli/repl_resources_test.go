@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -59,6 +60,72 @@ func TestREPL_AtResource(t *testing.T) {
 	}
 	tm.waitText(`\nPlain text\.\n`)
 	tm.waitPrompt("default", 3)
+	tm.send("/exit\r")
+	if code := tm.exitCode(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+}
+
+// TestREPL_WatchResource: /watch @SERVER:URI follows a resource (Tab
+// completes it as @ does); a change the server tells of while the person
+// types is shown above the message, which is drawn again as it was and
+// sent whole; /watch lists, /unwatch stops, and an unknown or unfollowed
+// resource is refused in one line.
+func TestREPL_WatchResource(t *testing.T) {
+	home := addFeaturesWith(t, `[{"name":"touch","description":"changes a resource"}]`)
+	dir := t.TempDir()
+	hold := filepath.Join(dir, "touch-now")
+	srv, arrived := startFake(t, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.Call{toolCall("mcp_feat_touch", fmt.Sprintf(`{"uri":"test://a","hold":%q}`, hold))}},
+		{Text: text("It will change.")},
+		{Text: text("Noted.")},
+	}})
+	tm := startTerm(t, srv, dir, []string{"TAI_HOME=" + home}, "--yolo")
+	tm.waitPrompt("default", 1)
+
+	tm.send("/watch @feat:test://\t")
+	tm.waitText(`\n@feat:test://a  @feat:test://b\n`)
+	tm.send("a\r")
+	tm.waitText(`following @feat:test://a: you are told when it changes \(/unwatch @feat:test://a stops\)\n`)
+	// the server tells of the resource as soon as it is subscribed to
+	tm.waitText(`tai: @feat:test://a changed; @feat:test://a in a message attaches it as it is now\n`)
+	tm.waitPrompt("default", 2)
+	tm.send("/watch @feat:test://a\r")
+	tm.waitText(`tai: @feat:test://a is already followed; /unwatch @feat:test://a stops it\n`)
+	tm.waitPrompt("default", 3)
+
+	tm.send("change it\r")
+	waitRequest(t, arrived)
+	waitRequest(t, arrived)
+	tm.waitText(`\nIt will change\.\n`)
+	tm.waitPrompt("default", 4)
+	tm.send("half a mess")
+	tm.waitFor("the draft", func(_, cursor string) bool { return cursor == "default> half a mess" })
+	if err := os.WriteFile(hold, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("the change above the draft", func(s, cursor string) bool {
+		return strings.HasSuffix(s, "tai: @feat:test://a changed; @feat:test://a in a message attaches it as it is now\ndefault> half a mess") &&
+			cursor == "default> half a mess"
+	})
+	tm.send("age\r")
+	last := waitRequest(t, arrived)
+	if got := last.LastUser(); got != "half a message" {
+		t.Fatalf("the model got %q, want the draft whole", got)
+	}
+	tm.waitText(`\nNoted\.\n`)
+	tm.waitPrompt("default", 5)
+
+	tm.send("/watch\r")
+	tm.waitText(`\n  @feat:test://a\n`)
+	tm.send("/unwatch @feat:test://a\r")
+	tm.waitText(`no longer following @feat:test://a\n`)
+	tm.send("/unwatch @feat:test://a\r")
+	tm.waitText(`tai: @feat:test://a is not followed; /watch lists what is\n`)
+	tm.send("/watch @nosuch:x\r")
+	tm.waitText(`tai: @nosuch:x is not a resource of an MCP server enabled for this profile; /watch @SERVER:URI \(Tab completes it\)\n`)
+	tm.send("/watch\r")
+	tm.waitText(`no resource is followed; /watch @SERVER:URI follows one\n`)
 	tm.send("/exit\r")
 	if code := tm.exitCode(); code != 0 {
 		t.Fatalf("exit code %d", code)

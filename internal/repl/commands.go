@@ -34,6 +34,8 @@ func init() {
 		{"compact", "", "summarise the conversation but its last turn, to free context", (*session).compact},
 		{"add-dir", "DIR", "add a directory to the workspace: read without asking, offered to MCP servers", (*session).addDir},
 		{"prompts", "", "list the MCP prompts you can run as /SERVER:PROMPT", (*session).listPrompts},
+		{"watch", "[@SERVER:URI]", "be told when an MCP server's resource changes; alone, list those followed", (*session).watch},
+		{"unwatch", "@SERVER:URI", "stop following a resource", (*session).unwatch},
 		{"exit", "", "leave (so does Ctrl-D on an empty line)", func(*session, context.Context, []string) error { return errExit }},
 		{"quit", "", "", func(*session, context.Context, []string) error { return errExit }},
 	}

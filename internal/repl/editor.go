@@ -41,7 +41,16 @@ type Editor struct {
 	pending []byte
 	reads   chan readResult
 	waiting bool
+
+	// notes are lines to show while a message is being typed
+	// (Interject); noting is set while ReadLine takes them.
+	notes  chan string
+	noting bool
+	note   []string // taken from notes, not yet shown
 }
+
+// notesMax bounds the lines waiting for Interject; later ones are dropped.
+const notesMax = 32
 
 type readResult struct {
 	b   []byte
@@ -81,7 +90,19 @@ func OpenEditor(historyPath string) *Editor {
 // (a subcommand's questions go to stderr), without history.
 func NewEditor(in *os.File, out io.Writer) *Editor {
 	vtOutput(out)
-	return &Editor{in: in, out: out, reads: make(chan readResult, 1)}
+	return &Editor{in: in, out: out, reads: make(chan readResult, 1), notes: make(chan string, notesMax)}
+}
+
+// Interject shows line above the message being typed, which is drawn
+// again beneath it; when nothing is being typed, it waits for the next
+// prompt. line is written as it is: the caller has made it safe (the
+// REPL's screen does). It may be called from any goroutine and never
+// blocks: past notesMax waiting lines, it drops line.
+func (e *Editor) Interject(line string) {
+	select {
+	case e.notes <- line:
+	default:
+	}
 }
 
 // SetCompleter completes the line typed so far with what complete returns
@@ -127,7 +148,14 @@ func (e *Editor) fill(ctx context.Context, wait time.Duration) (bool, error) {
 		defer t.Stop()
 		timeout = t.C
 	}
+	var notes chan string
+	if e.noting {
+		notes = e.notes
+	}
 	select {
+	case n := <-notes:
+		e.note = append(e.note, n)
+		return false, nil
 	case r := <-e.reads:
 		e.waiting = false
 		e.pending = append(e.pending, r.b...)
@@ -145,6 +173,11 @@ func (e *Editor) fill(ctx context.Context, wait time.Duration) (bool, error) {
 // next returns the next key, reading as needed.
 func (e *Editor) next(ctx context.Context) (key, error) {
 	for {
+		if len(e.note) > 0 {
+			n := e.note[0]
+			e.note = e.note[1:]
+			return key{kind: keyNote, text: n}, nil
+		}
 		if k, n := decodeKey(e.pending, false); n > 0 {
 			e.pending = e.pending[n:]
 			return k, nil
@@ -156,7 +189,7 @@ func (e *Editor) next(ctx context.Context) (key, error) {
 			if err != nil {
 				return key{}, err
 			}
-			if !got {
+			if !got && len(e.note) == 0 {
 				k, n := decodeKey(e.pending, true)
 				e.pending = e.pending[n:]
 				return k, nil
@@ -177,6 +210,8 @@ func (e *Editor) ReadLine(ctx context.Context, prompt string) (string, error) {
 		return "", err
 	}
 	defer restore()
+	e.noting = true
+	defer func() { e.noting = false }()
 	v := &view{out: e.out}
 	b := newBuffer("")
 	hist, saved := len(e.past), ""
@@ -254,6 +289,9 @@ func (e *Editor) ReadLine(ctx context.Context, prompt string) (string, error) {
 		case keyClear:
 			io.WriteString(e.out, "\x1b[H\x1b[2J")
 			v.rows, v.crow = 0, 0
+		case keyNote:
+			v.erase()
+			fmt.Fprintf(e.out, "%s\r\n", k.text)
 		}
 		draw()
 	}
@@ -416,6 +454,15 @@ func (v *view) draw(b *buffer, prompt string, width, height int) {
 	}
 	io.WriteString(v.out, s.String())
 	v.rows, v.crow = len(rows), crow-top
+}
+
+// erase removes the message drawn, leaving the cursor where it began.
+func (v *view) erase() {
+	if v.crow > 0 {
+		fmt.Fprintf(v.out, "\x1b[%dA", v.crow)
+	}
+	io.WriteString(v.out, "\r\x1b[J")
+	v.rows, v.crow = 0, 0
 }
 
 // leave moves the cursor below the message, to the start of a new line.

@@ -29,12 +29,13 @@ const (
 	keyEscape    // Esc alone
 	keyClear     // Ctrl-L
 	keyIgnored   // a sequence the editor does not use
+	keyNote      // not a key: a line to show above the message (Editor.Interject), in text
 )
 
 type key struct {
 	kind keyKind
 	r    rune
-	text string // keyPaste
+	text string // keyPaste, keyNote
 }
 
 // Bracketed paste: a terminal in mode 2004 wraps what is pasted in these,

@@ -27,6 +27,9 @@ type session struct {
 	// carry is what goes to the model ahead of the next message: the
 	// output of the person's !commands.
 	carry string
+	// watches are the resources followed with /watch, by SERVER:URI;
+	// guarded by mu.
+	watches map[string]*watching
 }
 
 // Run runs the REPL until /exit, Ctrl-D or ctx's end. It returns an error
@@ -41,7 +44,10 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	}
 	s.conv, s.model = conv, first.Model
-	defer func() { s.conv.Close() }()
+	defer func() {
+		s.stopWatches()
+		s.conv.Close()
+	}()
 	if c, ok := o.In.(interface{ SetCompleter(func(string) []string) }); ok {
 		c.SetCompleter(s.Complete)
 	}
@@ -119,7 +125,7 @@ func (s *session) problem(p string) {
 	s.scr.line(dim, "fix it and send your message again, or switch with /model provider:model or /profile NAME")
 }
 
-func (s *session) notice(text string) { s.scr.line(warn, "tai: "+text) }
+func (s *session) notice(text string) { s.interject("tai: " + text) }
 
 // turn runs one message of the person's through the agent, with the
 // files its @paths name; Ctrl-C cancels it.

@@ -109,11 +109,23 @@ func (s *screen) line(st style, t string) {
 	if !s.col0 {
 		s.put("\n")
 	}
+	s.put(s.styledLocked(st, t) + "\n")
+}
+
+// styled is t as line draws it, without writing it: made safe, fitted
+// to the width and coloured.
+func (s *screen) styled(st style, t string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.styledLocked(st, t)
+}
+
+func (s *screen) styledLocked(st style, t string) string {
 	t = s.fit(textsafe.Line(t))
 	if c := sgr[st]; c != "" && s.color {
 		t = c + t + reset
 	}
-	s.put(t + "\n")
+	return t
 }
 
 // endLine moves to the start of a fresh line unless already there, and

@@ -94,7 +94,12 @@ func (s *session) resume(ctx context.Context, args []string) error {
 }
 
 // adopt makes conv the session's conversation, closing the one before.
+// The resources followed on it are no longer followed, and the person is
+// told.
 func (s *session) adopt(conv Conversation) {
+	if n := s.stopWatches(); n > 0 {
+		fmt.Fprintf(s.scr, "no longer following %d resource(s) of the conversation before; /watch follows them again\n", n)
+	}
 	if s.conv != nil {
 		s.conv.Close()
 	}

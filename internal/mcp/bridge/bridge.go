@@ -101,6 +101,9 @@ type Bridge struct {
 
 	logs logBook
 
+	// watches are the resources being followed (Watch), by server.
+	watches watchBook
+
 	mu    sync.Mutex
 	view  *view
 	conns map[string]*conn

@@ -34,6 +34,9 @@ func (b *Bridge) heard(server, method string, params json.RawMessage) {
 	if method == wire.MethodLogMessage {
 		b.logged(server, params)
 	}
+	if method == wire.MethodResourceUpdated {
+		b.watches.updated(server, params)
+	}
 	if b.OnEvent != nil {
 		b.OnEvent(Event{Server: server, Method: method, Params: params})
 	}

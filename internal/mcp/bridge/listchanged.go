@@ -89,13 +89,18 @@ func (c *conn) settle(kind string) bool {
 // any request of tai's, and over HTTP only the GET stream carries that.
 // It reports whether it opened a session-era stream.
 func listen(c *client.Client, asks bool) bool {
-	caps := c.Server().Capabilities
-	f := wire.SubscriptionFilter{ToolsListChanged: caps.ListChanged("tools"),
-		PromptsListChanged: caps.ListChanged("prompts"), ResourcesListChanged: caps.ListChanged("resources")}
+	f := listFilter(c)
 	session := c.Era().Name != wire.StatelessEra.Name
 	if f.ToolsListChanged || f.PromptsListChanged || f.ResourcesListChanged || (asks && session) {
 		c.Listen(f)
 		return session
 	}
 	return false
+}
+
+// listFilter asks for every list change the server said it would tell of.
+func listFilter(c *client.Client) wire.SubscriptionFilter {
+	caps := c.Server().Capabilities
+	return wire.SubscriptionFilter{ToolsListChanged: caps.ListChanged("tools"),
+		PromptsListChanged: caps.ListChanged("prompts"), ResourcesListChanged: caps.ListChanged("resources")}
 }

@@ -249,6 +249,10 @@ func (c *Client) Close() error {
 	return c.closeErr
 }
 
+// Lost is closed once the connection ends: the server exited or hung up
+// (stdio), or the client was closed.
+func (c *Client) Lost() <-chan struct{} { return c.t.lost() }
+
 // stderrHint quotes the end of the server's stderr for err, unless err
 // already does (a server that exited says so with its stderr).
 func (c *Client) stderrHint(err error) string {

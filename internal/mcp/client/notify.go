@@ -233,11 +233,7 @@ type listener struct {
 func (c *Client) Listen(filter wire.SubscriptionFilter) {
 	c.listen.mu.Lock()
 	defer c.listen.mu.Unlock()
-	if c.listen.cancel != nil {
-		c.listen.cancel()
-		<-c.listen.done
-		c.listen.cancel = nil
-	}
+	c.unlisten()
 	h, isHTTP := c.t.(*httpTransport)
 	stateless := c.Era().Name == wire.StatelessEra.Name
 	if !stateless && !isHTTP {
@@ -258,6 +254,22 @@ func (c *Client) Listen(filter wire.SubscriptionFilter) {
 			c.log.note("the listen stream ended: " + err.Error())
 		}
 	}()
+}
+
+// Unlisten closes the stream Listen opened, if any.
+func (c *Client) Unlisten() {
+	c.listen.mu.Lock()
+	defer c.listen.mu.Unlock()
+	c.unlisten()
+}
+
+// unlisten closes the listen stream; c.listen.mu is held.
+func (c *Client) unlisten() {
+	if c.listen.cancel != nil {
+		c.listen.cancel()
+		<-c.listen.done
+		c.listen.cancel = nil
+	}
 }
 
 // errNoStream is a server that offers no GET event stream (405).

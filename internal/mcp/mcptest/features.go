@@ -50,9 +50,14 @@ var BigResourceSize = wire.ResourceMax + 1
 //	                           "kinds" other lists' too), then "ok"
 //	tools/call "lists"       → how many tools/list it answered
 //	subscriptions/listen     → notifications/subscriptions/acknowledged, a log line at info
-//	                           (logger "listen") with the filter, and no answer
+//	                           (logger "listen") with the filter, notifications/resources/updated
+//	                           for each of its resourceSubscriptions, and no answer
+//	tools/call "touch"       → notifications/resources/updated for "uri" ("times" of
+//	                           them), then "touched"; with "hold", "will touch" at once
+//	                           and the notifications once the file it names exists
 //	tools/call "heard"       → the methods of the notifications it heard (and of
-//	                           subscriptions/listen, with its filter), one a line
+//	                           subscriptions/listen, with its filter, and of
+//	                           resources/subscribe and unsubscribe, with the URI), one a line
 //	tools/call "links"       → a text block, a resource_link to test://a, one whose
 //	                           URI holds an escape, and test://item/1 and test://b
 //	                           embedded
@@ -70,9 +75,7 @@ func (s *Server) feature(m *wire.Message) bool {
 		return false
 	}
 	if m.IsNotification() {
-		s.mu.Lock()
-		s.heard = append(s.heard, m.Method)
-		s.mu.Unlock()
+		s.hear(m.Method)
 	}
 	switch m.Method {
 	case wire.MethodResourcesList:
@@ -101,10 +104,14 @@ func (s *Server) feature(m *wire.Message) bool {
 	case wire.MethodSubscribe:
 		var p wire.ResourceParams
 		json.Unmarshal(m.Params, &p)
+		s.hear(m.Method + " " + p.URI)
 		s.result(m.ID, struct{}{})
 		n, _ := wire.NewNotification(wire.MethodResourceUpdated, p)
 		s.Send(n)
 	case wire.MethodUnsubscribe:
+		var p wire.ResourceParams
+		json.Unmarshal(m.Params, &p)
+		s.hear(m.Method + " " + p.URI)
 		s.result(m.ID, struct{}{})
 	case wire.MethodPromptsList:
 		s.result(m.ID, map[string]any{"prompts": append([]any{
@@ -150,13 +157,15 @@ func (s *Server) feature(m *wire.Message) bool {
 		var p wire.ListenParams
 		json.Unmarshal(m.Params, &p)
 		b, _ := json.Marshal(p.Notifications)
-		s.mu.Lock()
-		s.heard = append(s.heard, wire.MethodListen+" "+string(b))
-		s.mu.Unlock()
+		s.hear(wire.MethodListen + " " + string(b))
 		n, _ := wire.NewNotification(wire.MethodListenAcknowledged, p.Notifications)
 		s.Send(n) // the request stays open, as a listen stream does
 		n, _ = wire.NewNotification(wire.MethodLogMessage, map[string]any{"level": "info", "logger": "listen", "data": p.Notifications})
 		s.Send(n)
+		for _, uri := range p.Notifications.ResourceSubscriptions {
+			n, _ = wire.NewNotification(wire.MethodResourceUpdated, wire.ResourceParams{URI: uri})
+			s.Send(n)
+		}
 	case wire.MethodSetLevel:
 		var p wire.SetLevelParams
 		json.Unmarshal(m.Params, &p)
@@ -210,6 +219,7 @@ func (s *Server) featureCall(m *wire.Message) bool {
 			Complete string          `json:"complete"`
 			Level    string          `json:"level"`
 			Data     json.RawMessage `json:"data"`
+			URI      string          `json:"uri"`
 		} `json:"arguments"`
 	}
 	json.Unmarshal(m.Params, &p)
@@ -253,6 +263,23 @@ func (s *Server) featureCall(m *wire.Message) bool {
 			s.Send(n)
 		}
 		s.result(m.ID, text("ok", false))
+	case "touch":
+		touch := func() {
+			for range max(p.Arguments.Times, 1) {
+				n, _ := wire.NewNotification(wire.MethodResourceUpdated, wire.ResourceParams{URI: p.Arguments.URI})
+				s.Send(n)
+			}
+		}
+		if p.Arguments.Hold == "" {
+			touch()
+			s.result(m.ID, text("touched", false))
+			return true
+		}
+		s.result(m.ID, text("will touch", false))
+		go func() {
+			holdFor(p.Arguments.Hold)
+			touch()
+		}()
 	case "log":
 		level := p.Arguments.Level
 		if level == "" {
@@ -387,4 +414,11 @@ func (s *Server) filePrompt(id wire.ID, p wire.GetPromptParams) bool {
 		return true
 	}
 	return false
+}
+
+// hear records a line for the "heard" tool.
+func (s *Server) hear(line string) {
+	s.mu.Lock()
+	s.heard = append(s.heard, line)
+	s.mu.Unlock()
 }

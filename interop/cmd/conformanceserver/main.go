@@ -11,10 +11,13 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"log"
 	"net"
 	"net/http"
@@ -22,6 +25,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"tai/internal/mcp/serve"
@@ -57,6 +61,7 @@ func main() {
 
 // withKey proxies to target, adding the Bearer key and keeping the Host
 // header the client sent, so the server's DNS-rebinding check sees it.
+// An event stream is passed on an event at a time (see wholeEvents).
 func withKey(target, key string) http.Handler {
 	u, err := url.Parse(target)
 	if err != nil {
@@ -66,5 +71,45 @@ func withKey(target, key string) http.Handler {
 		r.SetURL(u)
 		r.Out.Host = r.In.Host
 		r.Out.Header.Set("Authorization", "Bearer "+key)
+	}, ModifyResponse: func(res *http.Response) error {
+		if strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
+			res.Body = &wholeEvents{r: bufio.NewReader(res.Body), c: res.Body}
+		}
+		return nil
 	}}
 }
+
+// wholeEvents reads an event stream an event at a time, so the proxy
+// writes (and flushes) each event whole, as tai's endpoint wrote it. The
+// proxy otherwise passes on whatever part of an event the connection
+// holds when it reads, and under load the suite's event-stream reader
+// lost a result split that way (the scenario then timed out or found
+// "no result in response body"); tai's endpoint reached directly writes
+// each event in one write (serve's stream.event).
+type wholeEvents struct {
+	r       *bufio.Reader
+	c       io.Closer
+	pending []byte
+	err     error
+}
+
+func (w *wholeEvents) Read(p []byte) (int, error) {
+	for len(w.pending) == 0 && w.err == nil {
+		line, err := w.r.ReadBytes('\n')
+		w.pending = append(w.pending, line...)
+		w.err = err
+		for err == nil && len(bytes.TrimRight(line, "\r\n")) > 0 {
+			line, err = w.r.ReadBytes('\n')
+			w.pending = append(w.pending, line...)
+			w.err = err
+		}
+	}
+	if len(w.pending) == 0 {
+		return 0, w.err
+	}
+	n := copy(p, w.pending)
+	w.pending = w.pending[n:]
+	return n, nil
+}
+
+func (w *wholeEvents) Close() error { return w.c.Close() }
