@@ -19,14 +19,14 @@ func (c *chat) ResourceServers() []string {
 	return names
 }
 
-// ResourceURIs implements repl.Resources through the conversation's
+// CompleteURI implements repl.Resources through the conversation's
 // bridge: enabled servers only, started in the background without asking.
-func (c *chat) ResourceURIs(ctx context.Context, server string) ([]string, error) {
+func (c *chat) CompleteURI(ctx context.Context, server, partial string) ([]string, error) {
 	b, err := bridge.From(c.agent.Env)
 	if err != nil {
 		return nil, err
 	}
-	return b.ResourceURIs(ctx, server)
+	return b.CompleteURI(ctx, server, partial)
 }
 
 var _ repl.ResourceWatcher = (*chat)(nil)

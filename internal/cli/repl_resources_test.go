@@ -11,7 +11,8 @@ import (
 )
 
 // TestREPL_AtResource: Tab completes @ to an enabled server and then to
-// the URIs it lists; @SERVER:URI reads the resource through mcp_read's
+// the URIs it lists, and through its URI template to the values the
+// server completes; @SERVER:URI reads the resource through mcp_read's
 // approval and sends it with the message, wrapped as untrusted content;
 // a server that is not enabled is no resource, and its word stays text.
 func TestREPL_AtResource(t *testing.T) {
@@ -38,7 +39,13 @@ func TestREPL_AtResource(t *testing.T) {
 	tm.send("\t")
 	tm.waitFor("the URIs' common prefix", func(_, cursor string) bool { return cursor == "default> what does @feat:test://" })
 	tm.send("\t")
-	tm.waitText(`\n@feat:test://a  @feat:test://b\n`)
+	tm.waitText(`\n@feat:test://a  @feat:test://b  @feat:test://item/\n`)
+	tm.send("item/\t")
+	tm.waitText(`\n@feat:test://item/1  @feat:test://item/2\n`)
+	for range len("item/") {
+		tm.send("\x7f")
+	}
+	tm.waitFor("the word back", func(_, cursor string) bool { return cursor == "default> what does @feat:test://" })
 	tm.send("a say?\r")
 	tm.waitFor("the read's consent", func(s, cursor string) bool {
 		return strings.Contains(s, "tai wants to run: MCP feat: read test://a") && strings.HasPrefix(cursor, "allow? (")
@@ -84,7 +91,7 @@ func TestREPL_WatchResource(t *testing.T) {
 	tm.waitPrompt("default", 1)
 
 	tm.send("/watch @feat:test://\t")
-	tm.waitText(`\n@feat:test://a  @feat:test://b\n`)
+	tm.waitText(`\n@feat:test://a  @feat:test://b  @feat:test://item/\n`)
 	tm.send("a\r")
 	tm.waitText(`following @feat:test://a: you are told when it changes \(/unwatch @feat:test://a stops\)\n`)
 	// the server tells of the resource as soon as it is subscribed to

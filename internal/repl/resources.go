@@ -16,9 +16,10 @@ import (
 type Resources interface {
 	// ResourceServers names the MCP servers enabled for the profile.
 	ResourceServers() []string
-	// ResourceURIs lists the URIs server offers to read, starting it if
-	// it is not running.
-	ResourceURIs(ctx context.Context, server string) ([]string, error)
+	// CompleteURI completes partial, a URI of server being typed, with
+	// the URIs (or longer partial ones, through its URI templates) it
+	// may become, starting the server if it is not running.
+	CompleteURI(ctx context.Context, server, partial string) ([]string, error)
 }
 
 // completeWait bounds how long Tab waits for a server's resource list.
@@ -77,7 +78,7 @@ func (s *session) completeResource(line string) []string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), completeWait)
 	defer cancel()
-	uris, err := r.ResourceURIs(ctx, server)
+	uris, err := r.CompleteURI(ctx, server, prefix)
 	if err != nil {
 		return nil
 	}

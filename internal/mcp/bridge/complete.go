@@ -51,8 +51,9 @@ const (
 // CompletePrompt completes the word being typed after a prompt's name:
 // partial, after the words done. A NAME=VALUE word completes argument
 // NAME; any other word the next argument not named (as PromptArgs assigns
-// them). It returns whole words (NAME= kept) and asks the server with the
-// arguments the done words give as context.
+// them), after NAME= for each argument not given yet whose name starts
+// with it (none for an empty word). It returns whole words (NAME= kept)
+// and asks the server with the arguments the done words give as context.
 func (b *Bridge) CompletePrompt(ctx context.Context, server, prompt string, done []string, partial string) ([]string, error) {
 	p, err := b.prompt(ctx, server, prompt, true)
 	if err != nil {
@@ -63,9 +64,15 @@ func (b *Bridge) CompletePrompt(ctx context.Context, server, prompt string, done
 		return nil, err
 	}
 	arg, prefix, value := "", "", partial
+	var names []string
 	if k, v, ok := strings.Cut(partial, "="); ok && p.takes(k) {
 		arg, prefix, value = k, k+"=", v
 	} else {
+		for _, a := range p.Arguments {
+			if _, given := args[a.Name]; !given && partial != "" && strings.HasPrefix(a.Name, partial) {
+				names = append(names, a.Name+"=")
+			}
+		}
 		for _, a := range p.Arguments {
 			if _, given := args[a.Name]; !given {
 				arg = a.Name
@@ -80,7 +87,10 @@ func (b *Bridge) CompletePrompt(ctx context.Context, server, prompt string, done
 	for i := range vals {
 		vals[i] = prefix + vals[i]
 	}
-	return vals, err
+	if err != nil && len(names) > 0 {
+		return names, nil
+	}
+	return append(names, vals...), err
 }
 
 // unaskedKey marks a context whose connection may ask the person nothing.

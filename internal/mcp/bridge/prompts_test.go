@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -199,7 +200,8 @@ func TestPrompts_RefreshWithholdsWhatChanged(t *testing.T) {
 
 // Completing a prompt's argument sends the arguments already typed as
 // context.arguments (server-everything's team depends on department);
-// a NAME=VALUE word completes NAME. A resource template's variable
+// a NAME=VALUE word completes NAME, and a word starts the names of the
+// arguments not given. A resource template's variable
 // completes through the same method.
 func TestPrompts_CompletionCarriesTheArgumentsTyped(t *testing.T) {
 	f := newFixture(t)
@@ -208,6 +210,14 @@ func TestPrompts_CompletionCarriesTheArgumentsTyped(t *testing.T) {
 	got, err := f.b.CompletePrompt(ctx, "fake", "pick", []string{"red"}, "b")
 	if diff := cmp.Diff([]string{"bob", "red-lead"}, got); err != nil || diff != "" {
 		t.Fatalf("member after team=red: %v (-want +got):\n%s", err, diff)
+	}
+	got, err = f.b.CompletePrompt(ctx, "fake", "pick", nil, "me")
+	if diff := cmp.Diff([]string{"member="}, got); err != nil || diff != "" {
+		t.Fatalf("an argument's name: %v (-want +got):\n%s", err, diff)
+	}
+	got, err = f.b.CompletePrompt(ctx, "fake", "pick", []string{"team=red"}, "te")
+	if slices.Contains(got, "team=") {
+		t.Fatalf("a name given already is offered again: %v", got)
 	}
 	got, err = f.b.CompletePrompt(ctx, "fake", "pick", nil, "member=al")
 	if diff := cmp.Diff([]string{"member=alice", "member=albert"}, got); err != nil || diff != "" {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"tai/internal/mcp/client"
@@ -252,11 +253,16 @@ func resourceBlock(server, kind string, raw []byte) string {
 	return fmt.Sprintf("%s\n%s\n[cut at %d of %d bytes; read the whole with mcp_read]", head, c.Text[:cut], cut, len(c.Text))
 }
 
-// ResourceURIs lists the URIs of an enabled server's resources for a line
-// editor (the REPL's @SERVER:URI): as for Complete, ctx should be short,
-// and a server that is not running is started in the background without
-// asking anything. Resources the profile withholds are left out.
-func (b *Bridge) ResourceURIs(ctx context.Context, server string) ([]string, error) {
+// CompleteURI completes partial, the URI being typed after @SERVER: in a
+// line editor (the REPL's @SERVER:URI), with whole URIs or longer
+// partial ones: the server's resources that start with it, and through
+// its URI templates the literal text up to a template's next variable
+// and, asked of the server (completion/complete with the template as a
+// ref/resource and the variables already typed as context), that
+// variable's values. As for Complete, ctx should be short, and a server
+// not running is started in the background without asking anything.
+// Resources the profile withholds are not offered.
+func (b *Bridge) CompleteURI(ctx context.Context, server, partial string) ([]string, error) {
 	if err := b.usable(ctx, server); err != nil {
 		return nil, err
 	}
@@ -269,11 +275,124 @@ func (b *Bridge) ResourceURIs(ctx context.Context, server string) ([]string, err
 	if err != nil {
 		return nil, err
 	}
-	var uris []string
+	var out []string
 	for _, r := range list {
-		if b.Allowed(server, vault.FilterResource, r.URI) {
-			uris = append(uris, r.URI)
+		if strings.HasPrefix(r.URI, partial) && b.Allowed(server, vault.FilterResource, r.URI) {
+			out = append(out, r.URI)
 		}
 	}
-	return uris, nil
+	templates, err := c.c.ListResourceTemplates(ctx)
+	if err != nil {
+		return out, nil // the resources stand on their own
+	}
+	asked := 0
+	for _, t := range templates {
+		m := matchTemplate(t.URITemplate, partial)
+		switch {
+		case m.extend != "":
+			out = append(out, m.extend)
+		case m.variable != "" && asked < maxTemplateAsks && c.c.Server().Capabilities.Completions != nil:
+			asked++
+			vals, err := b.Complete(ctx, server, wire.CompletionRef{Type: RefResource, URI: t.URITemplate}, m.variable, m.value, m.given)
+			if err != nil {
+				continue
+			}
+			for _, v := range vals {
+				if uri := m.before + v; b.Allowed(server, vault.FilterResource, uri) {
+					out = append(out, uri)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// reservedURIChars are RFC 6570's reserved characters.
+const reservedURIChars = ":/?#[]@!$&'()*+,;="
+
+// maxTemplateAsks bounds the completion/complete requests one CompleteURI
+// sends, for the templates whose variable is being typed.
+const maxTemplateAsks = 4
+
+// templateMatch is how a partial URI stands against a URI template:
+// extend is the longer partial URI up to the template's next variable
+// when partial ends within literal text; otherwise variable is the
+// variable being typed, value what is typed of it, before the URI up to
+// it, and given the variables typed before it.
+type templateMatch struct {
+	extend          string
+	variable, value string
+	before          string
+	given           map[string]string
+}
+
+// matchTemplate matches partial against an RFC 6570 template's literal
+// parts and simple variables ({name}, {+name}, {#name}); an expression of
+// another kind ({?q}, {/p}, {a,b}…) ends what is matched. A partial that
+// leaves the template's literal text matches nothing (zero value).
+func matchTemplate(tmpl, partial string) templateMatch {
+	given := map[string]string{}
+	pos := 0
+	for len(tmpl) > 0 {
+		open := strings.IndexByte(tmpl, '{')
+		lit := tmpl
+		if open >= 0 {
+			lit = tmpl[:open]
+		}
+		rest := partial[pos:]
+		if len(rest) <= len(lit) {
+			if strings.HasPrefix(lit, rest) && len(rest) < len(lit) {
+				return templateMatch{extend: partial + lit[len(rest):]}
+			}
+			if rest == lit && open < 0 {
+				return templateMatch{} // the template is all literal: a resource of its own, or nothing
+			}
+			if rest != lit {
+				return templateMatch{}
+			}
+		} else if !strings.HasPrefix(rest, lit) {
+			return templateMatch{}
+		}
+		pos += len(lit)
+		if open < 0 {
+			return templateMatch{}
+		}
+		end := strings.IndexByte(tmpl[open:], '}')
+		if end < 0 {
+			return templateMatch{}
+		}
+		expr := strings.TrimLeft(tmpl[open+1:open+end], "+#")
+		raw := len(expr) < end-1 // {+name} and {#name} keep reserved characters as they are
+		tmpl = tmpl[open+end+1:]
+		if expr == "" || strings.ContainsAny(expr, ",./;?&=*:") {
+			return templateMatch{}
+		}
+		next := tmpl
+		if i := strings.IndexByte(next, '{'); i >= 0 {
+			next = next[:i]
+		}
+		rest = partial[pos:]
+		if next != "" {
+			if i := strings.Index(rest, next); i >= 0 {
+				given[expr] = rest[:i]
+				pos += i
+				continue
+			}
+			// A simple variable's value holds no reserved character
+			// (they are percent-encoded): one that starts the next
+			// literal text ends the value.
+			if i := strings.IndexAny(rest, reservedURIChars); !raw && i >= 0 && rest[i] == next[0] {
+				if !strings.HasPrefix(next, rest[i:]) {
+					return templateMatch{}
+				}
+				return templateMatch{extend: partial[:pos+i] + next}
+			}
+		}
+		if next == "" && len(tmpl) > 0 {
+			return templateMatch{} // two variables side by side: where one ends is not known
+		}
+		return templateMatch{variable: expr, value: rest, before: partial[:pos], given: given}
+	}
+	return templateMatch{}
 }

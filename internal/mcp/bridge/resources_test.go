@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"tai/internal/vault"
 )
 
@@ -169,24 +171,62 @@ func TestResourceBlock_EmbeddedTextIsCut(t *testing.T) {
 	}
 }
 
-// The REPL's completion lists an enabled server's URIs, less those the
-// profile withholds, and nothing of a server that is not enabled.
-func TestResourceURIs_ForCompletion(t *testing.T) {
+// The REPL's completion offers an enabled server's URIs that start with
+// what is typed, less those the profile withholds, a template's literal
+// text up to its variable, and the variable's values the server
+// completes; nothing of a server that is not enabled.
+func TestCompleteURI_ResourcesAndTemplates(t *testing.T) {
 	f := newFixture(t)
 	f.add(t, featuresEntry(t, "feat"), true)
 	f.add(t, featuresEntry(t, "off"), false)
 	ctx := context.Background()
-	got, err := f.b.ResourceURIs(ctx, "feat")
-	if err != nil || strings.Join(got, ",") != "test://a,test://b" {
-		t.Fatalf("uris = %v, %v", got, err)
+	for _, c := range []struct{ partial, want string }{
+		{"", "test://a,test://b,test://item/"},
+		{"test://i", "test://item/"},
+		{"test://item/", "test://item/1,test://item/2"},
+		{"test://item/2", "test://item/2"},
+		{"test://z", ""},
+	} {
+		got, err := f.b.CompleteURI(ctx, "feat", c.partial)
+		if err != nil || strings.Join(got, ",") != c.want {
+			t.Errorf("CompleteURI(%q) = %v, %v; want %s", c.partial, got, err, c.want)
+		}
 	}
-	if _, err := f.b.SetFilter(ctx, "feat", vault.FilterResource, []string{"test://a"}, false); err != nil {
+	if _, err := f.b.SetFilter(ctx, "feat", vault.FilterResource, []string{"test://a", "test://item/1"}, false); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := f.b.ResourceURIs(ctx, "feat"); err != nil || strings.Join(got, ",") != "test://b" {
+	if got, err := f.b.CompleteURI(ctx, "feat", "test://"); err != nil || strings.Join(got, ",") != "test://b,test://item/" {
 		t.Errorf("with test://a disabled: %v, %v", got, err)
 	}
-	if got, err := f.b.ResourceURIs(ctx, "off"); err == nil {
+	if got, err := f.b.CompleteURI(ctx, "feat", "test://item/"); err != nil || strings.Join(got, ",") != "test://item/2" {
+		t.Errorf("with test://item/1 disabled: %v, %v", got, err)
+	}
+	if got, err := f.b.CompleteURI(ctx, "off", ""); err == nil {
 		t.Errorf("a server not enabled listed %v", got)
+	}
+}
+
+func TestMatchTemplate(t *testing.T) {
+	for _, c := range []struct {
+		tmpl, partial string
+		want          templateMatch
+	}{
+		{"file:///{path}", "fi", templateMatch{extend: "file:///"}},
+		{"file:///{path}", "file:///RE", templateMatch{variable: "path", value: "RE", before: "file:///", given: map[string]string{}}},
+		{"gh://{owner}/{repo}/issues", "gh://tai", templateMatch{variable: "owner", value: "tai", before: "gh://", given: map[string]string{}}},
+		{"gh://{owner}/{repo}/issues", "gh://tai/ma", templateMatch{variable: "repo", value: "ma", before: "gh://tai/", given: map[string]string{"owner": "tai"}}},
+		{"gh://{owner}/{repo}/issues", "gh://tai/main/is", templateMatch{extend: "gh://tai/main/issues"}},
+		{"gh://{owner}/{repo}/issues", "gh://tai/main/issues", templateMatch{}},
+		{"gh://{owner}/{repo}/issues", "gh://tai/main/x", templateMatch{}},
+		{"db://{+table}", "db://us", templateMatch{variable: "table", value: "us", before: "db://", given: map[string]string{}}},
+		{"search://{?q}", "search://", templateMatch{}},
+		{"x://{a}{b}", "x://1", templateMatch{}},
+		{"other://{id}", "test://", templateMatch{}},
+		{"plain://only", "plain://o", templateMatch{extend: "plain://only"}},
+		{"broken://{id", "broken://", templateMatch{}},
+	} {
+		if diff := cmp.Diff(c.want, matchTemplate(c.tmpl, c.partial), cmp.AllowUnexported(templateMatch{})); diff != "" {
+			t.Errorf("matchTemplate(%q, %q) (-want +got):\n%s", c.tmpl, c.partial, diff)
+		}
 	}
 }
