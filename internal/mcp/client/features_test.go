@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"tai/internal/mcp/mcptest"
 	"tai/internal/mcp/wire"
 )
 
@@ -232,5 +234,37 @@ func TestFeatures_DeclaresRootsInInitialize(t *testing.T) {
 	c := connect(t, "", Options{Transport: inMemory(t, "plain"), Roots: func() []wire.Root { return nil }})
 	if !strings.Contains(c.Stderr(), `caps {"roots":{"listChanged":true}}`) {
 		t.Fatalf("initialize did not declare roots: %q", c.Stderr())
+	}
+}
+
+// A server whose resource list does not end (a page of 1,000 after
+// another) is refused at MCP_MAX_LISTED_RESOURCES, no page asked for
+// past it.
+func TestFeatures_EndlessResourceListIsCapped(t *testing.T) {
+	tr, end := NewInMemory("endless")
+	s := &mcptest.Server{Script: "features", Stderr: end.Stderr, Send: func(m *wire.Message) { end.Send(m) }, Raw: func(line string) { end.SendRaw(line) }}
+	pages := 0
+	end.Serve(func(m *wire.Message) {
+		if m.Method != wire.MethodResourcesList {
+			s.Handle(m)
+			return
+		}
+		pages++
+		items := make([]any, 1000)
+		for i := range items {
+			items[i] = map[string]any{"uri": fmt.Sprintf("test://r/%d/%d", pages, i), "name": "r"}
+		}
+		r, _ := wire.NewResult(m.ID, map[string]any{"resources": items, "nextCursor": fmt.Sprint(pages)})
+		end.Send(r)
+	})
+	t.Cleanup(end.Close)
+	c := connect(t, "", Options{Transport: tr})
+	_, err := c.ListResources(context.Background())
+	var lc *ListCapError
+	if !errors.As(err, &lc) || lc.Cap != "MCP_MAX_LISTED_RESOURCES" {
+		t.Fatalf("an endless list: %v", err)
+	}
+	if want := wire.MaxResources/1000 + 1; pages != want {
+		t.Errorf("the server was asked for %d pages, want %d (the one that passed the cap, and no more)", pages, want)
 	}
 }
