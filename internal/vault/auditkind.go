@@ -17,6 +17,7 @@ const (
 	KindMCPElicit     = "mcp-elicit"       // a server asked the person something (subject server/form or server/url:host)
 	KindMCPSet        = "mcp-set"          // a server's settings changed (tai mcp set; subject server:key=value,…)
 	KindMCPSample     = "mcp-sample"       // an MCP server's sampling request and what became of it (subject: the server)
+	KindMCPRoots      = "mcp-roots"        // an MCP server asked for the workspace's roots and was told (subject: the server)
 	KindGrant         = "grant"
 	KindGrantRevoke   = "grant-revoke"
 	KindSecretSet     = "secret-set"

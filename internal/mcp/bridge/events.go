@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"tai/internal/mcp/wire"
+	"tai/internal/vault"
 )
 
 // Event is something a server said of its own accord while connected: a
@@ -45,11 +46,22 @@ func (b *Bridge) heard(server, method string, params json.RawMessage) {
 // rootsFor is what a server is told of the workspace (roots/list), or nil
 // to declare no roots: when the host gives none, or the server's roots
 // setting is off.
+//
+// Each answer is an audit row: kind mcp-roots, the server as subject, the
+// digest of the roots told and their count as size.
 func (b *Bridge) rootsFor(server string) func() []wire.Root {
 	if b.Roots == nil || (server != "" && b.setting(server, SettingRoots) == "off") {
 		return nil
 	}
-	return b.Roots
+	return func() []wire.Root {
+		roots := b.Roots()
+		if b.Store != nil {
+			told, _ := json.Marshal(roots)
+			_ = b.Store.Audit(context.Background(), vault.AuditEntry{Profile: b.Profile, Kind: vault.KindMCPRoots,
+				Subject: server, Digest: vault.Digest(told), Outcome: vault.OutcomeOK, Size: int64(len(roots))})
+		}
+		return roots
+	}
 }
 
 // DefaultLogLevel is the least severe server log line tai asks for when

@@ -325,6 +325,11 @@ func TestRoots_OfferedChangedAndTurnedOff(t *testing.T) {
 	if res, _ := f.invoke(ctx, "feat", "roots", `{}`); !strings.Contains(res.Text, `"file:///more"`) {
 		t.Fatalf("roots after the change = %s", res.Text)
 	}
+	rows, err := f.store.AuditEntries(ctx, vault.AuditQuery{Kind: vault.KindMCPRoots})
+	if err != nil || len(rows) != 2 || rows[0].Subject != "feat" || rows[0].Outcome != vault.OutcomeOK || rows[0].Digest == "" ||
+		rows[0].Size+rows[1].Size != 3 {
+		t.Fatalf("roots audit rows %+v, %v; want one per answer, the server as subject, counting the roots told", rows, err)
+	}
 
 	if err := f.b.Set(ctx, "feat", map[string]string{SettingRoots: "off"}); err != nil {
 		t.Fatal(err)
