@@ -18,6 +18,7 @@ const (
 	KindMCPSet        = "mcp-set"          // a server's settings changed (tai mcp set; subject server:key=value,…)
 	KindMCPSample     = "mcp-sample"       // an MCP server's sampling request and what became of it (subject: the server)
 	KindMCPRoots      = "mcp-roots"        // an MCP server asked for the workspace's roots and was told (subject: the server)
+	KindMCPServeAsk   = "mcp-serve-ask"    // a served chat's agent asked the person at the MCP client (subject chat/ask_user)
 	KindGrant         = "grant"
 	KindGrantRevoke   = "grant-revoke"
 	KindSecretSet     = "secret-set"

@@ -81,7 +81,7 @@ func runChat(ctx context.Context, c Call) (*wire.CallToolResult, error) {
 		}
 		return TextResult("chat: "+err.Error(), true), nil
 	}
-	return conv.turn(ctx, in, timeout, c), nil
+	return conv.turn(withAsker(ctx, c), in, timeout, c), nil
 }
 
 // takeTurn waits, up to timeout, until no chat turn runs in the session,

@@ -117,8 +117,8 @@ func TestChat_AskUserDeniesAndServedRefusals(t *testing.T) {
 		t.Fatalf("chat: %+v", res)
 	}
 	msgs := host.model.Requests()[1].Messages
-	if last := msgs[len(msgs)-1]; last.Role != llm.RoleTool || last.Content != people.NoUser {
-		t.Errorf("ask_user in a served chat answered %+v", last)
+	if last := msgs[len(msgs)-1]; last.Role != llm.RoleTool || last.Content != AnswerNobody {
+		t.Errorf("ask_user in a served chat of a client that cannot ask answered %+v", last)
 	}
 	if res := h.call(sess, "ask_user", map[string]any{"question": "q"}); res.Text() != people.NoUser {
 		t.Errorf("served ask_user: %+v", res)

@@ -50,8 +50,8 @@ func (s *Session) openConversation(ctx context.Context, name, profile string) (*
 		return nil, err
 	}
 	conv = &conversation{name: name, profile: ag.Env.Profile, agent: ag}
-	ag.Env.Served = true
-	ag.Env.Prompter = nil
+	ag.Env.Served, ag.Env.ServedChat = true, true
+	ag.Env.Prompter = ClientPrompter{} // ask_user asks the person at the MCP client, when it can
 	ag.Env.Session = s.label() + "-" + name
 	s.mu.Lock()
 	defer s.mu.Unlock()

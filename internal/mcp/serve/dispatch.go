@@ -52,6 +52,9 @@ var emptyResult = []byte("{}")
 func (s *Server) initialize(w http.ResponseWriter, m *wire.Message) {
 	var p struct {
 		ProtocolVersion string `json:"protocolVersion"`
+		Capabilities    struct {
+			Elicitation json.RawMessage `json:"elicitation"`
+		} `json:"capabilities"`
 	}
 	if err := decodeParams(m.Params, &p); err != nil {
 		writeWireError(w, m.ID, invalidParams("initialize: %v", err))
@@ -62,11 +65,23 @@ func (s *Server) initialize(w http.ResponseWriter, m *wire.Message) {
 		version = p.ProtocolVersion
 	}
 	now := s.opts.Now()
-	sess := &Session{srv: s, id: newSessionID(), version: version, created: now, turn: make(chan struct{}, 1)}
+	sess := &Session{srv: s, id: newSessionID(), version: version, created: now, turn: make(chan struct{}, 1),
+		elicits: elicitsForms(p.Capabilities.Elicitation)}
 	sess.seen.Store(now.UnixNano())
 	s.sessions.add(sess)
 	w.Header()[headerSession] = []string{sess.id}
 	writeResult(w, m.ID, s.welcome[version])
+}
+
+// elicitsForms reads a client's elicitation capability: {} (the first
+// revisions' form) or one naming form.
+func elicitsForms(raw json.RawMessage) bool {
+	var modes map[string]json.RawMessage
+	if len(raw) == 0 || json.Unmarshal(raw, &modes) != nil {
+		return false
+	}
+	_, form := modes["form"]
+	return len(modes) == 0 || form
 }
 
 // welcomes encodes the initialize result for each version tai speaks.

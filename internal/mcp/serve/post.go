@@ -31,8 +31,7 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if m.IsResponse() {
-		writeError(w, http.StatusBadRequest, m.ID, wire.CodeInvalidRequest,
-			"tai's server sends no requests, so it takes no responses; POST requests and notifications")
+		s.answered(w, r, m)
 		return
 	}
 	era, claim := eraOf(r, m)

@@ -31,6 +31,11 @@ type Session struct {
 
 	// turn is held by the session's running chat turn.
 	turn chan struct{}
+	// elicits is set when the client declared elicitation (form) at
+	// initialize: a chat's agent may then ask its person (ask.go).
+	elicits bool
+	// asks numbers tai's requests to the client.
+	asks atomic.Int64
 
 	mu       sync.Mutex
 	closed   bool
@@ -38,6 +43,7 @@ type Session struct {
 	convs    map[string]*conversation
 	inflight map[wire.ID]io.Closer
 	subs     map[string]bool // resources/subscribe
+	waiting  map[string]chan *wire.Message // tai's requests to the client, by id
 }
 
 // ID is the Mcp-Session-Id.

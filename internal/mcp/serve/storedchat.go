@@ -62,7 +62,7 @@ func (s *Server) storedChat(ctx context.Context, name string, in chatArgs, call 
 	}
 	ag.SetMessages(msgs)
 	ag.History = agent.VaultHistory{Store: store, Profile: chat.Profile, Session: chat.Session}
-	ag.Env.Served, ag.Env.Prompter, ag.Env.Session = true, nil, chat.Session
+	ag.Env.Served, ag.Env.ServedChat, ag.Env.Prompter, ag.Env.Session = true, true, ClientPrompter{}, chat.Session
 	return conv.turn(ctx, in, s.opts.ChatTimeout, call), nil
 }
 

@@ -46,7 +46,8 @@ func (s *Server) streamFor(w http.ResponseWriter, r *http.Request, sess *Session
 	if meta.level < 0 && sess != nil && !sess.stateless {
 		meta.level = sess.logLevel()
 	}
-	if (meta.token == nil && meta.level < 0) || !acceptsStream(r) {
+	asks := sess != nil && sess.elicits && m.Method == wire.MethodToolsCall
+	if (meta.token == nil && meta.level < 0 && !asks) || !acceptsStream(r) {
 		return nil, nil
 	}
 	return &stream{ResponseWriter: w, token: meta.token, level: meta.level, lastProgress: -1}, nil
@@ -154,6 +155,27 @@ func (st *stream) notifyLocked(method string, params any) bool {
 	if err != nil {
 		return false
 	}
+	st.openLocked()
+	st.event(body)
+	st.sent++
+	return true
+}
+
+// send writes one message of tai's (a request to the client) on the
+// stream, opening it first; false once the call was answered.
+func (st *stream) send(body []byte) bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.done {
+		return false
+	}
+	st.openLocked()
+	st.event(body)
+	return true
+}
+
+// openLocked turns the answer into an event stream, once; st.mu is held.
+func (st *stream) openLocked() {
 	if !st.open {
 		h := st.Header()
 		h["Content-Type"] = []string{"text/event-stream"}
@@ -161,9 +183,6 @@ func (st *stream) notifyLocked(method string, params any) bool {
 		st.ResponseWriter.WriteHeader(http.StatusOK)
 		st.open = true
 	}
-	st.event(body)
-	st.sent++
-	return true
 }
 
 // event writes one message event in one write and flushes it to the

@@ -24,7 +24,9 @@ func Tools() []*tools.Tool {
 }
 
 func askUser(ctx context.Context, call tools.Call, in askArgs) (tools.Result, error) {
-	if call.Env == nil || call.Env.Prompter == nil || call.Env.Served {
+	// A served chat's agent asks the person at the MCP client (its
+	// Prompter); any other served call has nobody to ask.
+	if call.Env == nil || call.Env.Prompter == nil || (call.Env.Served && !call.Env.ServedChat) {
 		return tools.Text(NoUser), nil
 	}
 	answer, err := call.Env.Prompter.Ask(ctx, in.Question, in.Choices)

@@ -9,9 +9,11 @@ import (
 )
 
 // The fixtures the suite's tools scenarios call, returning the content
-// each scenario's description asks for. Fixtures for what tai does not
-// implement (sampling, elicitation, resumable event streams) are left out
-// on purpose: their scenarios are expected failures.
+// each scenario's description asks for. The elicitation fixtures ask the
+// client through serve.Call.Elicit, as a served chat's ask_user does.
+// Fixtures for what tai does not do (sampling the client's model,
+// resumable event streams) are left out on purpose: their scenarios are
+// expected failures.
 const (
 	pngPixel = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
 	wavBlank = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA="
@@ -38,6 +40,21 @@ func fixtures() []*serve.Tool {
 		// request that asked for no log level.
 		logging("test_logging_tool"),
 		progress(),
+		eliciting("test_elicitation", "Asks the client for a username and an e-mail address.",
+			`{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}`,
+			`{"type":"object","properties":{"username":{"type":"string","description":"User's response"},`+
+				`"email":{"type":"string","description":"User's email address"}},"required":["username","email"]}`),
+		eliciting("test_elicitation_sep1034_defaults", "Asks the client a form whose fields have defaults.", "",
+			`{"type":"object","properties":{"name":{"type":"string","default":"John Doe"},"age":{"type":"integer","default":30},`+
+				`"score":{"type":"number","default":95.5},"status":{"type":"string","enum":["active","inactive","pending"],"default":"active"},`+
+				`"verified":{"type":"boolean","default":true}}}`),
+		eliciting("test_elicitation_sep1330_enums", "Asks the client a form with each kind of enum.", "",
+			`{"type":"object","properties":{`+
+				`"untitledSingle":{"type":"string","enum":["option1","option2","option3"]},`+
+				`"titledSingle":{"type":"string","oneOf":[{"const":"value1","title":"First Option"},{"const":"value2","title":"Second Option"},{"const":"value3","title":"Third Option"}]},`+
+				`"legacyEnum":{"type":"string","enum":["opt1","opt2","opt3"],"enumNames":["Option One","Option Two","Option Three"]},`+
+				`"untitledMulti":{"type":"array","items":{"type":"string","enum":["option1","option2","option3"]}},`+
+				`"titledMulti":{"type":"array","items":{"anyOf":[{"const":"value1","title":"First Choice"},{"const":"value2","title":"Second Choice"},{"const":"value3","title":"Third Choice"}]}}}}`),
 		{
 			Name:        "json_schema_2020_12_tool",
 			Description: "Tool with JSON Schema 2020-12 features",
@@ -62,5 +79,33 @@ func fixed(name, description string, isError bool, blocks ...string) *serve.Tool
 		Description: description,
 		InputSchema: json.RawMessage(`{"type":"object","properties":{}}`),
 		Run:         func(context.Context, serve.Call) (*wire.CallToolResult, error) { return res, nil },
+	}
+}
+
+// eliciting is a tool that asks the client the form schema (its message
+// the "message" argument, or a fixed one) and returns the client's answer
+// as text.
+func eliciting(name, description, input, schema string) *serve.Tool {
+	if input == "" {
+		input = `{"type":"object","properties":{}}`
+	}
+	return &serve.Tool{
+		Name:        name,
+		Description: description,
+		InputSchema: json.RawMessage(input),
+		Run: func(ctx context.Context, c serve.Call) (*wire.CallToolResult, error) {
+			var in struct {
+				Message string `json:"message"`
+			}
+			json.Unmarshal(c.Args, &in)
+			if in.Message == "" {
+				in.Message = "Please review and update the form fields"
+			}
+			res, err := c.Elicit(ctx, map[string]any{"message": in.Message, "requestedSchema": json.RawMessage(schema)})
+			if err != nil {
+				return serve.TextResult("elicitation failed: "+err.Error(), true), nil
+			}
+			return serve.TextResult("User response: "+string(res), false), nil
+		},
 	}
 }
