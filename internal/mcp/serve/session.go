@@ -42,7 +42,7 @@ type Session struct {
 	env      *tools.Env
 	convs    map[string]*conversation
 	inflight map[wire.ID]io.Closer
-	subs     map[string]bool // resources/subscribe
+	subs     map[string]bool               // resources/subscribe
 	waiting  map[string]chan *wire.Message // tai's requests to the client, by id
 }
 
