@@ -14,15 +14,19 @@ import (
 // A served chat whose agent asks its person (ask_user) asks the MCP
 // client through elicitation: the TypeScript SDK 1.x and 2.4.0 clients,
 // each with an elicitation handler, get the question as a one-field form
-// and their answer (or their decline) reaches the agent.
+// and their answer (or their decline) reaches the agent; in the session
+// era on the chat call's event stream, in the stateless era (2.4.0 pinned
+// to 2026-07-28) as an input_required result the client retries.
 func TestTSClients_AnswerAServedChatsQuestion(t *testing.T) {
 	ask := `{"tool_calls":[{"name":"ask_user","arguments":["{\"question\":\"Which colour?\",\"choices\":[\"red\",\"blue\"]}"]}]},{"text":["painting it"]}`
 	log := filepath.Join(t.TempDir(), "requests.jsonl")
-	srv := startTaiServe(t, startFakeLLMLogged(t, `{"turns":[`+ask+`,`+ask+`,`+ask+`]}`, log))
+	srv := startTaiServe(t, startFakeLLMLogged(t, `{"turns":[`+ask+`,`+ask+`,`+ask+`,`+ask+`,`+ask+`]}`, log))
 	for i, c := range []struct{ sdk, answer, toAgent string }{
 		{"1", "blue", "blue"},
 		{"2", "red", "red"},
 		{"2", "decline", serve.AnswerDeclined},
+		{"2s", "green", "green"},
+		{"2s", "decline", serve.AnswerDeclined},
 	} {
 		cmd := exec.Command(node22(t), ts2(t, "ask.mjs"), srv.url, c.sdk, c.answer)
 		cmd.Dir = srv.dir

@@ -42,6 +42,7 @@ const (
 	OutcomeRefused       = "refused"        // not reachable: a server not enabled, a tool withheld
 	OutcomeDenied        = "denied"         // the approval policy or the person said no
 	OutcomeRefusedSecret = "refused-secret" // a known secret on its way out, refused in every mode
+	OutcomeInputRequired = "input-required" // answered with a question for the client first (a stateless served chat)
 )
 
 // Outcomes of a server's elicitation: the answer the server got (refused

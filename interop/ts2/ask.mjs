@@ -1,7 +1,8 @@
 // A client that answers the questions of tai's served chat: node ask.mjs
-// URL SDK ANSWER, SDK "1" (the TypeScript SDK 1.x, @modelcontextprotocol/sdk)
-// or "2" (2.4.0, @modelcontextprotocol/client, in its legacy mode, the
-// session era). It declares elicitation, answers each elicitation/create
+// URL SDK ANSWER, SDK "1" (the TypeScript SDK 1.x, @modelcontextprotocol/sdk),
+// "2" (2.4.0, @modelcontextprotocol/client, in its legacy mode, the
+// session era) or "2s" (2.4.0 pinned to 2026-07-28, the stateless era,
+// where the question comes as an input_required result). It declares elicitation, answers each elicitation/create
 // with ANSWER ("decline" declines), chats once, and prints one JSON line:
 // the chat's text and the questions it was asked.
 const [url, sdk, answer] = process.argv.slice(2);
@@ -21,8 +22,8 @@ if (sdk === '1') {
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
 } else {
   const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
-  client = new Client({ name: 'ask-sdk2', version: '2.4.0' },
-    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'legacy' } });
+  client = new Client({ name: 'ask-sdk2', version: '2.4.0' }, { capabilities: { elicitation: { form: {} } },
+    versionNegotiation: { mode: sdk === '2s' ? { pin: '2026-07-28' } : 'legacy' } });
   client.setRequestHandler('elicitation/create', async (req) => reply(req.params));
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
 }

@@ -59,7 +59,7 @@ func withAsker(ctx context.Context, c Call) context.Context {
 // action), never its text.
 func (c Call) ask(ctx context.Context, question string, choices []string) (answer string, err error) {
 	sess := c.session
-	if sess == nil || !sess.elicits || c.stream == nil {
+	if c.later == nil && (sess == nil || !sess.elicits || c.stream == nil) {
 		return AnswerNobody, nil
 	}
 	start := time.Now()
@@ -82,7 +82,12 @@ func (c Call) ask(ctx context.Context, question string, choices []string) (answe
 		"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"answer": field},
 			"required": []string{"answer"}},
 	}
-	raw, err := c.Elicit(ctx, params)
+	var raw json.RawMessage
+	if c.later != nil {
+		raw, err = c.later.ask(ctx, params)
+	} else {
+		raw, err = c.Elicit(ctx, params)
+	}
 	if err != nil {
 		return "", fmt.Errorf("asking the MCP client: %w", err)
 	}

@@ -150,3 +150,80 @@ func TestChat_AskUserNeedsFormElicitation(t *testing.T) {
 		t.Errorf("the agent got %+v", last)
 	}
 }
+
+// elicitingMeta is a stateless-era claim of a client that declared form
+// elicitation.
+const elicitingMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}},"io.modelcontextprotocol/clientInfo":{"name":"test","version":"1"}}`
+
+// statelessChat sends a stateless chat call with extra params (",…" to
+// append) and returns its result.
+func (h *harness) statelessChat(message, extra string) (map[string]json.RawMessage, *wire.Error) {
+	h.t.Helper()
+	r := h.modern("tools/call", fmt.Sprintf(`{%s,"name":"chat","arguments":{"message":%q,"session":"ask"}%s}`, elicitingMeta, message, extra), "Mcp-Name: chat")
+	m := r.msg(h.t)
+	if m.Error != nil {
+		return nil, m.Error
+	}
+	var res map[string]json.RawMessage
+	if err := json.Unmarshal(m.Result, &res); err != nil {
+		h.t.Fatal(err)
+	}
+	return res, nil
+}
+
+// In the stateless era a served chat's question is an input_required
+// result: the question as the inputRequest "ask", and a requestState the
+// retry echoes with the answer; the turn waits in memory and the retry
+// gets its result. A retry without the answer is asked again, a tampered
+// or spent requestState is -32602, and a client that declared no
+// elicitation is not asked.
+func TestStatelessChat_AsksThroughInputRequired(t *testing.T) {
+	ask := llmtest.Turn{ToolCalls: []llmtest.Call{{Name: "ask_user", Arguments: llmtest.Chunks{`{"question":"which colour?"}`}}}}
+	host := newTestHost(t, llmtest.Script{Turns: []llmtest.Turn{ask, text("blue it is"), ask, text("no answer then")}})
+	h := start(t, Options{Tools: servedTools(), Host: host, Vault: host.store})
+	res, werr := h.statelessChat("paint it", "")
+	if werr != nil || string(res["resultType"]) != `"input_required"` {
+		t.Fatalf("first call: %v %v", res, werr)
+	}
+	var reqs map[string]struct {
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
+	}
+	var state string
+	if json.Unmarshal(res["inputRequests"], &reqs) != nil || reqs["ask"].Method != wire.MethodElicit ||
+		!strings.Contains(string(reqs["ask"].Params), `"message":"which colour?"`) || json.Unmarshal(res["requestState"], &state) != nil || state == "" {
+		t.Fatalf("the question: %s", res)
+	}
+	// asked again when the answer is missing, under a new requestState
+	res, werr = h.statelessChat("paint it", fmt.Sprintf(`,"inputResponses":{"other":{"action":"accept"}},"requestState":%q`, state))
+	var again string
+	if werr != nil || string(res["resultType"]) != `"input_required"` || json.Unmarshal(res["requestState"], &again) != nil || again == state {
+		t.Fatalf("a retry without the answer: %v %v", res, werr)
+	}
+	if _, werr = h.statelessChat("paint it", fmt.Sprintf(`,"inputResponses":{"ask":{"action":"accept","content":{"answer":"blue"}}},"requestState":%q`, state)); werr == nil ||
+		werr.Code != wire.CodeInvalidParams || !strings.Contains(werr.Message, "is over") {
+		t.Fatalf("a spent requestState: %v", werr)
+	}
+	if _, werr = h.statelessChat("paint it", fmt.Sprintf(`,"inputResponses":{"ask":{"action":"accept","content":{"answer":"blue"}}},"requestState":%q`, again+"-TAMPERED")); werr == nil ||
+		werr.Code != wire.CodeInvalidParams || !strings.Contains(werr.Message, "integrity") {
+		t.Fatalf("a tampered requestState: %v", werr)
+	}
+	res, werr = h.statelessChat("paint it", fmt.Sprintf(`,"inputResponses":{"ask":{"action":"accept","content":{"answer":"blue"}}},"requestState":%q`, again))
+	if werr != nil || string(res["resultType"]) != `"complete"` || !strings.Contains(string(res["content"]), "blue it is") {
+		t.Fatalf("the answered retry: %v %v", res, werr)
+	}
+	reqsSent := host.model.Requests()
+	msgs := reqsSent[1].Messages
+	if last := msgs[len(msgs)-1]; last.Content != "blue" {
+		t.Errorf("the agent got %+v", last)
+	}
+	// a client without elicitation is not asked
+	r := h.modern("tools/call", fmt.Sprintf(`{%s,"name":"chat","arguments":{"message":"again","session":"ask"}}`, modernMeta), "Mcp-Name: chat")
+	if m := r.msg(t); m.Error != nil || !strings.Contains(string(m.Result), "no answer then") {
+		t.Fatalf("a client that cannot be asked: %s", r.body)
+	}
+	msgs = host.model.Requests()[3].Messages
+	if last := msgs[len(msgs)-1]; last.Content != AnswerNobody {
+		t.Errorf("the agent got %+v", last)
+	}
+}

@@ -24,7 +24,10 @@ func audited(name string, run func(context.Context, Call) (*wire.CallToolResult,
 		}
 		outcome, size := vault.OutcomeOK, 0
 		var we *wire.Error
+		var ir *inputRequired
 		switch {
+		case errors.As(err, &ir):
+			outcome = vault.OutcomeInputRequired
 		case errors.As(err, &we) && we.Code == wire.CodeInvalidParams:
 			outcome = vault.OutcomeInvalid
 		case err != nil:

@@ -59,6 +59,9 @@ func runChat(ctx context.Context, c Call) (*wire.CallToolResult, error) {
 		return TextResult("chat: this server runs no agent", true), nil
 	}
 	if sess.stateless {
+		if statelessElicits(c.params) {
+			return sess.srv.laterChat(ctx, name, in, c)
+		}
 		return sess.srv.storedChat(ctx, name, in, c)
 	}
 	// A conflicting profile is refused without waiting for the turn.

@@ -149,7 +149,12 @@ func (s *Server) callWith(w http.ResponseWriter, r *http.Request, sess *Session,
 	sess.track(m.ID, stop)
 	defer sess.untrack(m.ID)
 	st, _ := w.(*stream)
-	res, err := s.run(ctx, t, Call{Args: args, ID: m.ID, session: sess, stream: st})
+	res, err := s.run(ctx, t, Call{Args: args, ID: m.ID, session: sess, stream: st, params: m.Params})
+	var ir *inputRequired
+	if errors.As(err, &ir) {
+		writeInputRequired(w, m.ID, ir)
+		return
+	}
 	if err != nil {
 		var we *wire.Error
 		if !errors.As(err, &we) {

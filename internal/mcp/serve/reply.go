@@ -216,3 +216,23 @@ func withMeta(tail, meta json.RawMessage) []byte {
 	}
 	return append(append([]byte{}, tail[:i+len(key)]...), merged...)
 }
+
+// writeInputRequired answers a stateless-era request with the questions
+// the client must answer first.
+func writeInputRequired(w http.ResponseWriter, id wire.ID, ir *inputRequired) {
+	body, err := wire.Encode(&wire.Message{ID: id, Result: mustMarshal(map[string]any{
+		"resultType": wire.ResultInputRequired, "inputRequests": ir.requests, "requestState": ir.state})})
+	if err != nil {
+		writeError(w, http.StatusOK, id, wire.CodeInternalError, "internal error: "+err.Error())
+		return
+	}
+	writeBody(w, http.StatusOK, body)
+}
+
+func mustMarshal(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

@@ -9,6 +9,7 @@
 package serve
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	"fmt"
 	"net/http"
@@ -21,6 +22,7 @@ import (
 // listener.
 type Server struct {
 	opts     Options
+	parked   parked // stateless chat turns waiting for an answer
 	keyHash  [sha256.Size]byte
 	tools    map[string]*Tool
 	list     []byte            // the tools/list result
@@ -51,6 +53,10 @@ func New(o Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{opts: o, keyHash: sha256.Sum256([]byte(o.Key)), tools: map[string]*Tool{}, guard: g}
+	s.parked.key = make([]byte, 32)
+	if _, err := rand.Read(s.parked.key); err != nil {
+		return nil, fmt.Errorf("serve: no randomness for requestState keys: %w", err)
+	}
 	for _, t := range o.Tools {
 		if _, dup := s.tools[t.Name]; dup {
 			return nil, fmt.Errorf("serve: tool %q listed twice", t.Name)
@@ -163,6 +169,7 @@ func (s *Server) Close() {
 		s.drop(sess)
 	}
 	s.stateless.close()
+	s.parked.stop()
 }
 
 // Header names of the Streamable HTTP transport.

@@ -38,6 +38,11 @@ type Call struct {
 
 	session *Session
 	stream  *stream
+	// params are the request's params as sent (a stateless chat reads
+	// its inputResponses and requestState there); later is the turn a
+	// stateless chat's question waits in (asklater.go).
+	params json.RawMessage
+	later  *laterTurn
 }
 
 // Session returns the MCP session the call runs in.

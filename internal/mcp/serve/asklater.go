@@ -1,0 +1,223 @@
+package serve
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"strings"
+	"sync"
+	"time"
+
+	"tai/internal/mcp/wire"
+)
+
+// A served chat asks its client in the stateless era (2026-07-28) by
+// answering the chat's tools/call with an input_required result: the
+// question as the inputRequest "ask" (an elicitation/create) and a
+// requestState naming the turn, which waits in tai's memory. The client
+// retries the call with its inputResponses and the requestState echoed;
+// tai hands the answer to the waiting turn and answers the retry with
+// the turn's result, or with its next question. A requestState is an id
+// and an HMAC of it under a key of this process, so a tampered or foreign
+// one is refused (-32602) before anything is looked up; a turn nobody
+// answers within MCP_CHAT_TIMEOUT ends, its conversation keeping the
+// steps it completed.
+
+// askKey names the one input request of a chat's question.
+const askKey = "ask"
+
+// laterTurn is a stateless chat turn that runs on its own goroutine,
+// outliving the request that started it, while it waits for answers.
+type laterTurn struct {
+	questions chan *laterQuestion
+	done      chan laterOutcome
+	cancel    context.CancelFunc
+}
+
+type laterQuestion struct {
+	params json.RawMessage // elicitation/create's
+	reply  chan json.RawMessage
+}
+
+type laterOutcome struct {
+	res *wire.CallToolResult
+	err error
+}
+
+// ask puts a question to the client through the turn's next answer.
+func (t *laterTurn) ask(ctx context.Context, params any) (json.RawMessage, error) {
+	p, err := json.Marshal(params)
+	if err != nil {
+		return nil, err
+	}
+	q := &laterQuestion{params: p, reply: make(chan json.RawMessage, 1)}
+	select {
+	case t.questions <- q:
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
+	select {
+	case r := <-q.reply:
+		return r, nil
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
+}
+
+// parked holds the turns waiting for an answer, by the id in their
+// requestState.
+type parked struct {
+	key []byte // the HMAC key of this process's requestStates
+	mu  sync.Mutex
+	m   map[string]*parkedTurn
+}
+
+type parkedTurn struct {
+	turn  *laterTurn
+	q     *laterQuestion
+	timer *time.Timer
+}
+
+// park keeps t waiting on q and returns the requestState that names it;
+// after wait unanswered, the turn is cancelled.
+func (p *parked) park(t *laterTurn, q *laterQuestion, wait time.Duration) string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("serve: no randomness for a requestState: " + err.Error())
+	}
+	id := hex.EncodeToString(b[:])
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.m == nil {
+		p.m = map[string]*parkedTurn{}
+	}
+	p.m[id] = &parkedTurn{turn: t, q: q, timer: time.AfterFunc(wait, func() {
+		if p.take(id) != nil {
+			t.cancel()
+		}
+	})}
+	return id + "." + p.sign(id)
+}
+
+func (p *parked) sign(id string) string {
+	m := hmac.New(sha256.New, p.key)
+	m.Write([]byte(id))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// unpark returns the turn a requestState names and forgets it; nil with
+// why when the state is not one of this process's, or its turn is gone.
+func (p *parked) unpark(state string) (*parkedTurn, string) {
+	id, sig, ok := strings.Cut(state, ".")
+	if !ok || !hmac.Equal([]byte(sig), []byte(p.sign(id))) {
+		return nil, "requestState fails its integrity check: it was not issued by this tai, or was changed"
+	}
+	if pt := p.take(id); pt != nil {
+		pt.timer.Stop()
+		return pt, ""
+	}
+	return nil, "the chat turn this requestState names is over (answered, past MCP_CHAT_TIMEOUT, or tai restarted); send the message again"
+}
+
+func (p *parked) take(id string) *parkedTurn {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	pt := p.m[id]
+	delete(p.m, id)
+	return pt
+}
+
+// stop cancels every waiting turn, as the server closes.
+func (p *parked) stop() {
+	p.mu.Lock()
+	m := p.m
+	p.m = nil
+	p.mu.Unlock()
+	for _, pt := range m {
+		pt.timer.Stop()
+		pt.turn.cancel()
+	}
+}
+
+// inputRequired is a tool's answer that asks the client first: written
+// by callWith as an input_required result.
+type inputRequired struct {
+	requests map[string]json.RawMessage
+	state    string
+}
+
+func (e *inputRequired) Error() string { return "input required" }
+
+// laterChat runs a stateless chat turn of a client that can be asked:
+// its requestState, when the call carries one, resumes a waiting turn;
+// otherwise a new turn starts on its own goroutine.
+func (s *Server) laterChat(ctx context.Context, name string, in chatArgs, c Call) (*wire.CallToolResult, error) {
+	var mr struct {
+		InputResponses map[string]json.RawMessage `json:"inputResponses"`
+		RequestState   *string                    `json:"requestState"`
+	}
+	_ = json.Unmarshal(c.params, &mr)
+	if mr.RequestState != nil {
+		pt, why := s.parked.unpark(*mr.RequestState)
+		if pt == nil {
+			return nil, invalidParams("chat: %s", why)
+		}
+		answer, ok := mr.InputResponses[askKey]
+		if !ok {
+			// Asked again: the client's retry lacks the answer.
+			return nil, &inputRequired{requests: askRequests(pt.q), state: s.parked.park(pt.turn, pt.q, s.opts.ChatTimeout)}
+		}
+		pt.q.reply <- answer
+		return s.awaitTurn(ctx, pt.turn)
+	}
+	t := &laterTurn{questions: make(chan *laterQuestion), done: make(chan laterOutcome, 1)}
+	tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.ChatTimeout)
+	t.cancel = cancel
+	go func() {
+		defer cancel()
+		res, err := s.storedChat(withAsker(tctx, Call{Args: c.Args, ID: c.ID, session: c.session, later: t}), name, in, c)
+		t.done <- laterOutcome{res, err}
+	}()
+	return s.awaitTurn(ctx, t)
+}
+
+// awaitTurn answers with the turn's result, or with its next question.
+// A client that goes away while the turn runs cancels it.
+func (s *Server) awaitTurn(ctx context.Context, t *laterTurn) (*wire.CallToolResult, error) {
+	select {
+	case out := <-t.done:
+		return out.res, out.err
+	case q := <-t.questions:
+		return nil, &inputRequired{requests: askRequests(q), state: s.parked.park(t, q, s.opts.ChatTimeout)}
+	case <-ctx.Done():
+		t.cancel()
+		out := <-t.done
+		return out.res, out.err
+	}
+}
+
+func askRequests(q *laterQuestion) map[string]json.RawMessage {
+	req, _ := json.Marshal(map[string]any{"method": wire.MethodElicit, "params": q.params})
+	return map[string]json.RawMessage{askKey: req}
+}
+
+// statelessElicits reads whether a stateless-era request's client
+// declared form elicitation in params._meta.
+func statelessElicits(params json.RawMessage) bool {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return false
+	}
+	var caps struct {
+		Elicitation json.RawMessage `json:"elicitation"`
+	}
+	if json.Unmarshal(p.Meta[wire.MetaClientCapabilities], &caps) != nil {
+		return false
+	}
+	return elicitsForms(caps.Elicitation)
+}
