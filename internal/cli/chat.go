@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"tai/internal/mcp/bridge"
 	"tai/internal/profile"
 	"tai/internal/repl"
+	"tai/internal/textsafe"
 	"tai/internal/tools"
 	"tai/internal/vault"
 )
@@ -88,6 +90,10 @@ type chatOptions struct {
 	// ServerLogs, when set, receives the notices of lines servers log at
 	// error and above (the REPL's screen).
 	ServerLogs func(string)
+	// Arrived, when set, lets a task-backed MCP call go to the background
+	// and receives its end (the REPL: a notice now, the result for the
+	// model with the next message).
+	Arrived func(notice, forModel string)
 	// Continue resumes the latest conversation of this profile and
 	// directory; Resume a chosen one.
 	Continue bool
@@ -133,7 +139,7 @@ func (a *App) newChat(ctx context.Context, o chatOptions) (*chat, error) {
 	if err != nil {
 		return nil, err
 	}
-	th, err := a.newToolHost(cfg, agentSetup{Person: o.Person, Prompter: o.Prompter, Notices: o.Notices, ServerLogs: o.ServerLogs})
+	th, err := a.newToolHost(cfg, agentSetup{Person: o.Person, Prompter: o.Prompter, Notices: o.Notices, ServerLogs: o.ServerLogs, Arrived: o.Arrived})
 	if err != nil {
 		return nil, err
 	}
@@ -164,6 +170,8 @@ type agentSetup struct {
 	Notices  func(string)
 	// ServerLogs shows the notices of lines servers log at error and above.
 	ServerLogs func(string)
+	// Arrived receives the end of a task that went to the background.
+	Arrived func(notice, forModel string)
 	// Served builds for tai --serve-mcp: bridged tools stay out of the
 	// registry (they are never served, nor reachable from a served
 	// session's direct calls), Env.Served is set and nobody is asked.
@@ -218,6 +226,9 @@ func (a *App) newToolHost(cfg profile.Config, o agentSetup) (*toolHost, error) {
 		b.Notice = o.Notices // the REPL shows them on its screen
 	}
 	b.LogNotice = o.ServerLogs
+	if o.Arrived != nil {
+		b.OnTaskDone = func(d bridge.TaskDone) { o.Arrived(taskDoneNotice(d), taskDoneForModel(d)) }
+	}
 	b.Roots = workspaceOf(env).roots
 	notices := o.Notices
 	if notices == nil {
@@ -327,4 +338,25 @@ func turnError(err error) error {
 		return withCode(ExitFailed, errors.New("cancelled"))
 	}
 	return withCode(ExitFailed, err)
+}
+
+// taskDoneNotice tells the person a task that went to the background
+// ended.
+func taskDoneNotice(d bridge.TaskDone) string {
+	how := "finished"
+	if d.IsError {
+		how = "failed"
+	}
+	return fmt.Sprintf("task %s of MCP server %s (%s) %s after %s; its result goes to the model with your next message",
+		textsafe.VisibleLine(d.TaskID), d.Server, d.Tool, how, d.Took.Round(time.Second))
+}
+
+// taskDoneForModel is a background task's result as the model gets it.
+func taskDoneForModel(d bridge.TaskDone) string {
+	status := "its result"
+	if d.IsError {
+		status = "it failed"
+	}
+	return fmt.Sprintf("[The task %s of MCP server %s (tool %s) that went to the background has ended; %s follows.]\n%s\n\n",
+		d.TaskID, d.Server, d.Tool, status, strings.TrimRight(d.Text, "\n"))
 }

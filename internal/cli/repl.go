@@ -65,7 +65,8 @@ var _ repl.Host = (*replHost)(nil)
 
 // Open implements repl.Host.
 func (h *replHost) Open(ctx context.Context, r repl.OpenRequest) (repl.Conversation, error) {
-	o := chatOptions{Profile: r.Profile, Model: r.Model, Notices: r.Notices, ServerLogs: r.Notices, Continue: r.Continue, Resume: r.Resume}
+	o := chatOptions{Profile: r.Profile, Model: r.Model, Notices: r.Notices, ServerLogs: r.Notices, Arrived: r.Arrived,
+		Continue: r.Continue, Resume: r.Resume}
 	if r.Person != nil {
 		o.Person, o.Prompter = r.Person, r.Person
 	}

@@ -138,3 +138,53 @@ func TestREPL_WatchResource(t *testing.T) {
 		t.Fatalf("exit code %d", code)
 	}
 }
+
+// TestREPL_TaskGoesToTheBackground: a call whose tool runs as a task and
+// is still running after MCP_TASK_BACKGROUND returns to the model at once,
+// and the turn ends; when the task ends, the person is told above what
+// they type, and the result goes to the model ahead of their next message.
+func TestREPL_TaskGoesToTheBackground(t *testing.T) {
+	dir := t.TempDir()
+	hold := filepath.Join(dir, "task-may-end")
+	home := t.TempDir()
+	config := fmt.Sprintf(`{"mcpServers":{"slow":{"command":%q,"env":{"TAI_FAKE_MCP":"1","TAI_FAKE_SCRIPT":"tasks","TAI_FAKE_TASK_HOLD":%q}}}}`, os.Args[0], hold)
+	if out, err := taiCmd(home, "mcp", "add", config, "--yes", "--enable").CombinedOutput(); err != nil {
+		t.Fatalf("registering: %v\n%s", err, out)
+	}
+	srv, arrived := startFake(t, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.Call{toolCall("mcp_slow_research", `{}`)}},
+		{Text: text("Started.")},
+		{Text: text("Got it.")},
+	}})
+	tm := startTerm(t, srv, dir, []string{"TAI_HOME=" + home}, "--yolo")
+	tm.waitPrompt("default", 1)
+	tm.send("run the research\r")
+	waitRequest(t, arrived)
+	second := waitRequest(t, arrived)
+	msgs := second.Messages
+	if last := msgs[len(msgs)-1]; !strings.Contains(last.Content, "runs research as task task-1, still working after 10s: it goes on in the background") {
+		t.Fatalf("the model got %q", last.Content)
+	}
+	tm.waitText(`\nStarted\.\n`)
+	tm.waitPrompt("default", 2)
+	tm.send("so")
+	tm.waitFor("the draft", func(_, cursor string) bool { return cursor == "default> so" })
+	if err := os.WriteFile(hold, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("the task's end above the draft", func(s, cursor string) bool {
+		return strings.Contains(s, "tai: task task-1 of MCP server slow (research) finished after") &&
+			strings.HasSuffix(s, "its result goes to the model with your next message\ndefault> so") && cursor == "default> so"
+	})
+	tm.send("?\r")
+	third := waitRequest(t, arrived)
+	want := "[The task task-1 of MCP server slow (tool research) that went to the background has ended; its result follows.]\nresearch done\n\nso?"
+	if got := third.LastUser(); got != want {
+		t.Fatalf("the model got %q, want %q", got, want)
+	}
+	tm.waitText(`\nGot it\.\n`)
+	tm.send("/exit\r")
+	if code := tm.exitCode(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+}

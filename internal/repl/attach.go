@@ -82,7 +82,9 @@ func (s *session) shell(ctx context.Context, command string) {
 	if isErr {
 		s.scr.line(bad, "(the command failed)")
 	}
+	s.mu.Lock()
 	s.carry += fmt.Sprintf("[I ran `%s` in the shell; its output follows.]\n%s\n\n", command, strings.TrimRight(text, "\n"))
+	s.mu.Unlock()
 }
 
 func firstLineOf(s string) string {

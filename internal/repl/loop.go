@@ -25,7 +25,8 @@ type session struct {
 
 	spent spend // for /cost
 	// carry is what goes to the model ahead of the next message: the
-	// output of the person's !commands.
+	// output of the person's !commands, the results of tasks that ended
+	// in the background; guarded by mu.
 	carry string
 	// watches are the resources followed with /watch, by SERVER:URI;
 	// guarded by mu.
@@ -38,7 +39,7 @@ func Run(ctx context.Context, o Options) error {
 	s := &session{o: o, scr: newScreen(o.Out, o.Terminal, o.Color, o.Width)}
 	s.person = &Person{in: o.In, out: s.scr, interrupt: s.interrupt, prepare: s.scr.endLine}
 	first := o.First
-	first.Person, first.Notices = s.person, s.notice
+	first.Person, first.Notices, first.Arrived = s.person, s.notice, s.arrived
 	conv, err := o.Host.Open(ctx, first)
 	if err != nil {
 		return err
@@ -127,6 +128,15 @@ func (s *session) problem(p string) {
 
 func (s *session) notice(text string) { s.interject("tai: " + text) }
 
+// arrived takes what ended on its own: the person is told now, and the
+// model with the next message.
+func (s *session) arrived(notice, forModel string) {
+	s.mu.Lock()
+	s.carry += forModel
+	s.mu.Unlock()
+	s.interject("tai: " + notice)
+}
+
 // turn runs one message of the person's through the agent, with the
 // files its @paths name; Ctrl-C cancels it.
 func (s *session) turn(ctx context.Context, input string) { s.send(ctx, input, true) }
@@ -145,7 +155,9 @@ func (s *session) send(ctx context.Context, input string, attach bool) {
 			return
 		}
 	}
+	s.mu.Lock()
 	input, s.carry = s.carry+input, ""
+	s.mu.Unlock()
 	res, err := s.conv.Turn(tctx, input, s.scr.event)
 	s.scr.endLine()
 	if res.Usage != (llm.Usage{}) {

@@ -47,6 +47,10 @@ type OpenRequest struct {
 	Person *Person
 	// Notices receives auto-approval notices and other one-liners.
 	Notices func(string)
+	// Arrived receives what ended on its own (a task that went to the
+	// background): notice for the person now, forModel to go to the model
+	// ahead of the person's next message.
+	Arrived func(notice, forModel string)
 }
 
 // Conversation is one conversation with the model.

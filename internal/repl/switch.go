@@ -11,7 +11,7 @@ import (
 
 // open opens a conversation with the session's person and notices.
 func (s *session) open(ctx context.Context, r OpenRequest) (Conversation, error) {
-	r.Person, r.Notices = s.person, s.notice
+	r.Person, r.Notices, r.Arrived = s.person, s.notice, s.arrived
 	return s.o.Host.Open(ctx, r)
 }
 

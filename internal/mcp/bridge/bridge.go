@@ -53,6 +53,13 @@ type Bridge struct {
 	// above (see logs.go), marked as the server's and rate-limited. Nil
 	// shows nothing; the lines are kept either way.
 	LogNotice func(string)
+	// OnTaskDone, when set, lets a call whose tool runs as a task go to
+	// the background once it has run for TaskBackground (default
+	// DefaultTaskBackground): the model is told so at once, and
+	// OnTaskDone gets the task's end (see background.go). Nil waits for
+	// every task.
+	OnTaskDone     func(TaskDone)
+	TaskBackground time.Duration
 	// Browser shows a login's authorization URL to the person (prints it
 	// and opens a browser). Nil means nobody can log in here (served or
 	// unattended hosts): mcp_login refuses and a 403 insufficient_scope is
@@ -187,7 +194,8 @@ func (b *Bridge) ForProfile(profile string) *Bridge {
 	return &Bridge{Store: b.Store, Profile: profile, Confirm: b.Confirm, LookupEnv: b.LookupEnv, Dir: b.Dir,
 		Home: b.Home, Notice: b.Notice, Browser: b.Browser, HTTPClient: b.HTTPClient, Idle: b.Idle,
 		ConnectTimeout: b.ConnectTimeout, CallTimeout: b.CallTimeout, InstallTimeout: b.InstallTimeout,
-		Progress: b.Progress, ProgressTerminal: b.ProgressTerminal, Native: b.Native, Roots: b.Roots, LogNotice: b.LogNotice}
+		Progress: b.Progress, ProgressTerminal: b.ProgressTerminal, Native: b.Native, Roots: b.Roots, LogNotice: b.LogNotice,
+		OnTaskDone: b.OnTaskDone, TaskBackground: b.TaskBackground}
 }
 
 // Close stops every server connection.

@@ -93,9 +93,13 @@ func (b *Bridge) callOnce(ctx context.Context, server, tool string, args json.Ra
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage("{}")
 	}
-	ctx, stop := withProgress(ctx, server)
+	ctx, stop := withProgress(b.detachable(ctx), server)
 	r, err := c.c.CallTool(ctx, tool, args)
 	stop()
+	var detached *client.DetachedError
+	if errors.As(err, &detached) {
+		return tools.Result{Text: b.toBackground(server, tool, c, detached)}, nil
+	}
 	if err != nil {
 		if errors.Is(err, client.ErrLost) || errors.Is(err, client.ErrClosed) {
 			b.drop(server, c)

@@ -111,6 +111,76 @@ func (c *Client) callAsTask(ctx context.Context, name string, args json.RawMessa
 	if task.TaskID == "" {
 		return nil, fmt.Errorf("%s %s: the server answered a task request without a task", wire.MethodToolsCall, wire.Printable(name, 64))
 	}
+	if after, ok := ctx.Value(detachKey{}).(time.Duration); ok && after > 0 {
+		return c.detachable(ctx, name, task, report, after)
+	}
+	return c.waitTask(ctx, task, report)
+}
+
+// detachKey carries how long a task-augmented call waits before going to
+// the background (WithDetach).
+type detachKey struct{}
+
+// WithDetach returns ctx whose task-augmented calls that are still running
+// after after return a *DetachedError instead of waiting: the task goes
+// on, polled by the client, and the error's Outcome delivers its end.
+func WithDetach(ctx context.Context, after time.Duration) context.Context {
+	return context.WithValue(ctx, detachKey{}, after)
+}
+
+// DetachedError is a task-augmented call that went to the background
+// (WithDetach): Task is the task as it was created; Outcome delivers the
+// tool's result, or why there is none, once.
+type DetachedError struct {
+	Tool    string
+	Task    Task
+	Outcome <-chan TaskOutcome
+}
+
+func (e *DetachedError) Error() string {
+	return fmt.Sprintf("%s %s: task %s goes on in the background", wire.MethodToolsCall, wire.Printable(e.Tool, 64), wire.Printable(e.Task.TaskID, 64))
+}
+
+// TaskOutcome is how a task that went to the background ended.
+type TaskOutcome struct {
+	Result *wire.CallToolResult
+	Err    error
+}
+
+// detachable waits for the task on a goroutine of its own, bounded by
+// MCP_CALL_MAX_TOTAL and the client's life rather than ctx: if it ends
+// within after, or ctx ends first (the task is then cancelled), the call
+// returns as any other; else it returns a *DetachedError and the task
+// goes on.
+func (c *Client) detachable(ctx context.Context, name string, task Task, report func(Task), after time.Duration) (*wire.CallToolResult, error) {
+	wctx, wcancel := context.WithTimeoutCause(context.WithoutCancel(ctx), wire.CallMaxTotal,
+		&TimeoutError{Method: wire.MethodToolsCall + " " + wire.Printable(name, 64), After: wire.CallMaxTotal, Cap: "MCP_CALL_MAX_TOTAL"})
+	stopped := context.AfterFunc(c.stopCtx, wcancel)
+	out := make(chan TaskOutcome, 1)
+	go func() {
+		defer stopped()
+		defer wcancel()
+		r, err := c.waitTask(wctx, task, report)
+		out <- TaskOutcome{r, err}
+	}()
+	timer := time.NewTimer(after)
+	defer timer.Stop()
+	select {
+	case o := <-out:
+		return o.Result, o.Err
+	case <-ctx.Done():
+		wcancel()
+		<-out
+		return nil, c.failure(ctx, wire.MethodToolsCall, ctx.Err())
+	case <-timer.C:
+		return nil, &DetachedError{Tool: name, Task: task, Outcome: out}
+	}
+}
+
+// waitTask polls task until it ends and fetches its result, reporting
+// each status it passes through to report (when set); ctx's end cancels
+// the task.
+func (c *Client) waitTask(ctx context.Context, task Task, report func(Task)) (*wire.CallToolResult, error) {
 	id := task.TaskID
 	statuses := make(chan Task, 8)
 	c.mu.Lock()
@@ -156,7 +226,7 @@ func (c *Client) callAsTask(ctx context.Context, name string, args json.RawMessa
 	// tasks/result waits for the end (answering the server's questions for
 	// the task on the way) and carries the tool's result.
 	var res wire.CallToolResult
-	err = c.request(ctx, MethodTasksResult, map[string]string{"taskId": id}, &res)
+	err := c.request(ctx, MethodTasksResult, map[string]string{"taskId": id}, &res)
 	if err != nil {
 		if ctx.Err() != nil {
 			c.cancelTask(id)

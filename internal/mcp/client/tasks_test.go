@@ -89,3 +89,34 @@ func TestTasks_PollIntervalIsBounded(t *testing.T) {
 		}
 	}
 }
+
+// With WithDetach a task still running after the wait returns a
+// *DetachedError at once; the task goes on and its outcome arrives on
+// the error's channel, even after the caller's context ended.
+func TestTasks_DetachedGoesOn(t *testing.T) {
+	c := connect(t, "", Options{Transport: inMemory(t, "tasks"), Elicit: true,
+		Ask: func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+			return json.RawMessage(`{"action":"accept","content":{"pick":"c"}}`), nil
+		}})
+	if _, err := c.ListTools(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(WithDetach(context.Background(), time.Nanosecond))
+	_, err := c.CallTool(ctx, "research", nil)
+	cancel()
+	var d *DetachedError
+	if !errors.As(err, &d) || d.Task.TaskID != "task-1" || d.Tool != "research" {
+		t.Fatalf("a detached call: %v", err)
+	}
+	select {
+	case o := <-d.Outcome:
+		if o.Err != nil || o.Result.Text() != `research: {"action":"accept","content":{"pick":"c"}}` {
+			t.Fatalf("the outcome: %+v %v", o.Result, o.Err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("no outcome")
+	}
+	if strings.Contains(c.Stderr(), "cancelled task") {
+		t.Errorf("the caller's end cancelled a task in the background: %q", c.Stderr())
+	}
+}

@@ -3,9 +3,13 @@ package mcptest
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 
 	"tai/internal/mcp/wire"
 )
+
+// EnvTaskHold names a file the "tasks" script's task waits for.
+const EnvTaskHold = "TAI_FAKE_TASK_HOLD"
 
 // TaskCaps are the capabilities of the "tasks" script: tools, with tasks
 // (2025-11-25) for tools/call.
@@ -20,6 +24,10 @@ const TaskCaps = `{"tools":{},"tasks":{"cancel":{},"requests":{"tools":{"call":{
 //	tasks/result → asks elicitation/create for the task, then answers the
 //	               tool's result: "research: " and the person's answer
 //	tasks/cancel → the task cancelled, noted on stderr
+//
+// With EnvTaskHold naming a file, tasks/get answers working ("holding")
+// until the file exists, then completed, and tasks/result answers
+// "research done" without asking.
 func (s *Server) task(m *wire.Message) bool {
 	if s.Script != "tasks" {
 		return false
@@ -50,6 +58,14 @@ func (s *Server) task(m *wire.Message) bool {
 			return true
 		}
 		s.result(m.ID, map[string]any{"task": task("working", "starting")})
+	case m.Method == "tasks/get" && os.Getenv(EnvTaskHold) != "":
+		if _, err := os.Stat(os.Getenv(EnvTaskHold)); err != nil {
+			s.result(m.ID, task("working", "holding"))
+		} else {
+			s.result(m.ID, task("completed", "done"))
+		}
+	case m.Method == "tasks/result" && os.Getenv(EnvTaskHold) != "":
+		s.result(m.ID, text("research done", false))
 	case m.Method == "tasks/get":
 		s.mu.Lock()
 		s.lists++

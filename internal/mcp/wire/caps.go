@@ -25,6 +25,7 @@ const (
 	MaxLogLines     = 1000               // MCP_MAX_LOG_LINES
 	LogLineMax      = 4 << 10            // MCP_LOG_LINE_MAX, bytes
 	CallMaxTotal    = 3600 * time.Second // MCP_CALL_MAX_TOTAL
+	TaskBackground  = 10 * time.Second   // MCP_TASK_BACKGROUND
 	SessionIdle     = 3600 * time.Second // MCP_SESSION_IDLE
 	ChatTimeout     = 600 * time.Second  // MCP_CHAT_TIMEOUT
 	ResolverTimeout = 300 * time.Second  // MCP_RESOLVER_TIMEOUT
@@ -70,6 +71,7 @@ var Constants = []Constant{
 	{"MCP_MAX_LOG_LINES", strconv.Itoa(MaxLogLines), "server log lines (notifications/message) kept per server; older ones are dropped"},
 	{"MCP_LOG_LINE_MAX", size(LogLineMax), "bytes of one kept log line; the rest is cut with a mark"},
 	{"MCP_CALL_MAX_TOTAL", seconds(CallMaxTotal), "the most progress notifications may stretch one request to; MCP_CALL_TIMEOUT is then an idle limit"},
+	{"MCP_TASK_BACKGROUND", seconds(TaskBackground), "a task-backed tools/call in the REPL still running after this goes to the background; its result comes with the next message"},
 	{"MCP_SESSION_IDLE", seconds(SessionIdle), "idle served sessions are dropped"},
 	{"MCP_CHAT_TIMEOUT", seconds(ChatTimeout), "deadline per served chat turn"},
 	{"MCP_RESOLVER_TIMEOUT", seconds(ResolverTimeout), "deadline for the GitHub resolver subagent"},

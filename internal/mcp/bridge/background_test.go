@@ -1,0 +1,68 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"tai/internal/mcp/mcptest"
+	"tai/internal/vault"
+)
+
+// A call whose tool runs as a task, still running after TaskBackground,
+// returns at once telling the model it went to the background; the task
+// goes on (here it asks the person on the way), and OnTaskDone gets its
+// result, redacted, with an audit row of its end. Without OnTaskDone the
+// call waits for the task.
+func TestTask_GoesToTheBackground(t *testing.T) {
+	f := newFixture(t)
+	e := fakeEntry(t, "slow")
+	e.Env[mcptest.EnvScript] = "tasks"
+	f.add(t, e, true)
+	f.store.AddKnown("TOKEN", "sekrit-42")
+	f.b.Elicit = func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+		return json.RawMessage(`{"action":"accept","content":{"pick":"sekrit-42"}}`), nil
+	}
+	done := make(chan TaskDone, 1)
+	f.b.OnTaskDone = func(d TaskDone) { done <- d }
+	f.b.TaskBackground = time.Millisecond
+	ctx := context.Background()
+	res, err := f.invoke(ctx, "slow", "research", `{}`)
+	if err != nil || res.IsError || !strings.HasPrefix(res.Text, "[MCP server slow runs research as task task-1, still working after 0s: it goes on in the background") {
+		t.Fatalf("the call: %+v, %v", res, err)
+	}
+	var d TaskDone
+	select {
+	case d = <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("the task's end was never told")
+	}
+	if d.Server != "slow" || d.Tool != "research" || d.TaskID != "task-1" || d.IsError ||
+		!strings.HasPrefix(d.Text, "research: ") || strings.Contains(d.Text, "sekrit") {
+		t.Fatalf("the end: %+v", d)
+	}
+	rows, err := f.store.AuditEntries(ctx, vault.AuditQuery{Kind: vault.KindMCPCall})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ends int
+	for _, r := range rows {
+		if r.Subject == "slow/research (task task-1, in the background)" && r.Outcome == vault.OutcomeOK {
+			ends++
+		}
+	}
+	if ends != 1 {
+		t.Errorf("audit rows %+v; want one for the task's end", rows)
+	}
+
+	// Without OnTaskDone the call waits for the task's result.
+	g := newFixture(t)
+	g.add(t, e, true)
+	g.b.Elicit = f.b.Elicit
+	res, err = g.invoke(ctx, "slow", "research", `{}`)
+	if err != nil || !strings.HasPrefix(res.Text, "research: ") {
+		t.Fatalf("a call that may not go to the background: %+v, %v", res, err)
+	}
+}
