@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"tai/internal/mcp/mcptest"
+	"tai/internal/tools"
 	"tai/internal/vault"
 )
 
@@ -57,12 +58,17 @@ func TestTask_GoesToTheBackground(t *testing.T) {
 		t.Errorf("audit rows %+v; want one for the task's end", rows)
 	}
 
-	// Without OnTaskDone the call waits for the task's result.
+	// Without OnTaskDone the call waits for the task's result, its
+	// statuses reported as progress (the first at once).
 	g := newFixture(t)
 	g.add(t, e, true)
 	g.b.Elicit = f.b.Elicit
-	res, err = g.invoke(ctx, "slow", "research", `{}`)
+	var r reports
+	res, err = g.invoke(tools.WithProgress(ctx, r.add), "slow", "research", `{}`)
 	if err != nil || !strings.HasPrefix(res.Text, "research: ") {
 		t.Fatalf("a call that may not go to the background: %+v, %v", res, err)
+	}
+	if got := r.all(); len(got) == 0 || got[0] != (tools.Progress{Server: "slow", Message: "task task-1: working, starting"}) {
+		t.Errorf("progress %+v; want the task's first status first", got)
 	}
 }

@@ -25,13 +25,24 @@ func withProgress(ctx context.Context, server string) (context.Context, func()) 
 		return ctx, func() {}
 	}
 	t := &throttle{every: progressGap, out: report}
-	return client.WithProgress(ctx, func(p wire.ProgressParams) {
+	ctx = client.WithProgress(ctx, func(p wire.ProgressParams) {
 		tp := tools.Progress{Server: server, Message: p.Message, Done: p.Progress}
 		if p.Total != nil {
 			tp.Total = *p.Total
 		}
 		t.offer(tp)
-	}), t.stop
+	})
+	// A task's statuses are reported the same way: "task ID: status,
+	// message" (the message is the server's, made printable by the
+	// client; whoever shows it makes it visible).
+	ctx = client.WithTaskStatus(ctx, func(k client.Task) {
+		msg := "task " + k.TaskID + ": " + k.Status
+		if k.StatusMessage != "" {
+			msg += ", " + k.StatusMessage
+		}
+		t.offer(tools.Progress{Server: server, Message: msg})
+	})
+	return ctx, t.stop
 }
 
 // throttle passes on the first report at once, then at most one per
