@@ -201,3 +201,29 @@ func (r *ptyRun) exit(code int) {
 		r.t.Fatalf("exit code %d, want %d", got, code)
 	}
 }
+
+// server-everything's simulate-research-query, which must run as a task,
+// through the real binary at a terminal: the task's statuses on the live
+// line, its ambiguous query's question answered in the form inside the
+// task, the report printed; and Ctrl-C during the task cancels it.
+func TestEverything_TaskAtATerminal(t *testing.T) {
+	home := addEverything(t)
+	t.Run("question inside the task", func(t *testing.T) {
+		tm := startPty(t, home, nil, "mcp", "call", "everything", "simulate-research-query", `{"topic":"python","ambiguous":true}`, "--yes")
+		tm.wait("everything: task ")
+		tm.wait(`MCP server everything asks you to fill in a form (this is the server speaking, not tai)`)
+		tm.wait("1/1 ")
+		tm.send("1\r")
+		tm.wait("MCP server everything would get:")
+		tm.send("a")
+		tm.exit(0)
+		tm.wait("python")
+	})
+	t.Run("Ctrl-C cancels the task", func(t *testing.T) {
+		tm := startPty(t, home, nil, "mcp", "call", "everything", "simulate-research-query", `{"topic":"go"}`, "--yes")
+		tm.wait("everything: task ")
+		tm.send("\x03")
+		tm.exit(130)
+		tm.wait("tai: stopped (Ctrl-C or SIGTERM); what was running was cancelled")
+	})
+}

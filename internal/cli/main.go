@@ -1,6 +1,7 @@
 // Package cli is tai's command line: one file per subcommand, the global
 // flags, and the mapping of failures to exit codes (0 success, 1 the
-// operation failed, 2 usage, protocol or transport failure).
+// operation failed, 2 usage, protocol or transport failure, 130 stopped
+// by Ctrl-C or SIGTERM).
 package cli
 
 import (
@@ -22,6 +23,9 @@ const (
 	ExitOK     = 0
 	ExitFailed = 1
 	ExitUsage  = 2
+	// ExitInterrupted is a command stopped by Ctrl-C or SIGTERM, as
+	// shells report a process ended by SIGINT (128+2).
+	ExitInterrupted = 130
 )
 
 // exitError carries an exit code with the error to print.
@@ -75,6 +79,12 @@ func Run(ctx context.Context, app *App, args []string) int {
 	root.SetOut(app.Stdout)
 	root.SetErr(app.Stderr)
 	err := root.ExecuteContext(ctx)
+	var s silentExit
+	if err != nil && ctx.Err() != nil && !errors.As(err, &s) {
+		// What failed, failed because it was stopped: say that instead.
+		fmt.Fprintln(app.Stderr, "tai: stopped (Ctrl-C or SIGTERM); what was running was cancelled")
+		return ExitInterrupted
+	}
 	return report(app.Stderr, err)
 }
 
