@@ -227,3 +227,42 @@ func TestStatelessChat_AsksThroughInputRequired(t *testing.T) {
 		t.Errorf("the agent got %+v", last)
 	}
 }
+
+// A tool of the stateless era asks the ephemeral way: NeedInput answers
+// input_required with a sealed requestState, the retry's RequestState
+// opens it, and a changed one is -32602.
+func TestNeedInput_SealsTheRequestState(t *testing.T) {
+	tool := &Tool{Name: "confirm", Description: "asks", InputSchema: json.RawMessage(`{"type":"object"}`),
+		Run: func(ctx context.Context, c Call) (*wire.CallToolResult, error) {
+			state, err := c.RequestState()
+			if err != nil {
+				return nil, err
+			}
+			if _, ok := c.InputResponses()["ok"]; ok && state == "step-2" {
+				return TextResult("confirmed", false), nil
+			}
+			return nil, c.NeedInput(map[string]any{"ok": map[string]any{"method": wire.MethodElicit, "params": map[string]any{"message": "Sure?"}}}, "step-2")
+		}}
+	h := start(t, Options{Tools: []*Tool{tool}})
+	call := func(extra string) *wire.Message {
+		return h.modern("tools/call", fmt.Sprintf(`{%s,"name":"confirm","arguments":{}%s}`, modernMeta, extra), "Mcp-Name: confirm").msg(t)
+	}
+	var res struct {
+		ResultType    string                     `json:"resultType"`
+		InputRequests map[string]json.RawMessage `json:"inputRequests"`
+		RequestState  string                     `json:"requestState"`
+	}
+	m := call("")
+	if m.Error != nil || json.Unmarshal(m.Result, &res) != nil || res.ResultType != "input_required" || res.InputRequests["ok"] == nil ||
+		res.RequestState == "" || strings.Contains(res.RequestState, "step-2") {
+		t.Fatalf("first call: %s", m.Result)
+	}
+	m = call(fmt.Sprintf(`,"inputResponses":{"ok":{"action":"accept"}},"requestState":%q`, res.RequestState+"x"))
+	if m.Error == nil || m.Error.Code != wire.CodeInvalidParams || !strings.Contains(m.Error.Message, "integrity") {
+		t.Fatalf("a changed requestState: %+v", m)
+	}
+	m = call(fmt.Sprintf(`,"inputResponses":{"ok":{"action":"accept"}},"requestState":%q`, res.RequestState))
+	if m.Error != nil || !strings.Contains(string(m.Result), "confirmed") || !strings.Contains(string(m.Result), `"resultType":"complete"`) {
+		t.Fatalf("the retry: %s %+v", m.Result, m.Error)
+	}
+}

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"encoding/base64"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -220,4 +221,66 @@ func statelessElicits(params json.RawMessage) bool {
 		return false
 	}
 	return elicitsForms(caps.Elicitation)
+}
+
+// What a tool of the stateless era reads and answers to ask its client in
+// the ephemeral way, where the retry carries everything (the conformance
+// server's fixtures do; tai's own chat keeps its turn waiting instead).
+
+// InputResponses are the answers a stateless-era retry carries in
+// params.inputResponses, by key; nil when none.
+func (c Call) InputResponses() map[string]json.RawMessage {
+	var p struct {
+		InputResponses map[string]json.RawMessage `json:"inputResponses"`
+	}
+	_ = json.Unmarshal(c.params, &p)
+	return p.InputResponses
+}
+
+// RequestState is what SealState sealed into the retry's requestState,
+// "" when it carries none; a requestState that fails its integrity check
+// is -32602.
+func (c Call) RequestState() (string, error) {
+	var p struct {
+		RequestState *string `json:"requestState"`
+	}
+	if json.Unmarshal(c.params, &p) != nil || p.RequestState == nil {
+		return "", nil
+	}
+	enc, sig, ok := strings.Cut(*p.RequestState, ".")
+	data, err := base64.RawURLEncoding.DecodeString(enc)
+	if !ok || err != nil || !hmac.Equal([]byte(sig), []byte(c.session.srv.parked.sign("state:"+string(data)))) {
+		return "", invalidParams("requestState fails its integrity check: it was not issued by this server, or was changed")
+	}
+	return string(data), nil
+}
+
+// NeedInput answers the call with an input_required result: requests
+// (key → {method, params}) and, unless state is "", a requestState that
+// seals it (integrity-protected with this process's key, not secret).
+func (c Call) NeedInput(requests map[string]any, state string) error {
+	ir := &inputRequired{requests: map[string]json.RawMessage{}}
+	for k, r := range requests {
+		b, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		ir.requests[k] = b
+	}
+	if state != "" {
+		ir.state = base64.RawURLEncoding.EncodeToString([]byte(state)) + "." + c.session.srv.parked.sign("state:"+state)
+	}
+	return ir
+}
+
+// ClientCapabilities are the capabilities a stateless-era request's
+// client declares in params._meta; nil when none.
+func (c Call) ClientCapabilities() json.RawMessage {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	if json.Unmarshal(c.params, &p) != nil {
+		return nil
+	}
+	return p.Meta[wire.MetaClientCapabilities]
 }

@@ -108,7 +108,11 @@ func writeWireError(w http.ResponseWriter, id wire.ID, e *wire.Error) {
 		writeError(w, http.StatusOK, id, wire.CodeInternalError, "internal error: "+e.Message)
 		return
 	}
-	writeBody(w, http.StatusOK, body)
+	status := http.StatusOK
+	if e.Code == wire.CodeMissingCapability {
+		status = http.StatusBadRequest // a request the client cannot make as it is (SEP-2575)
+	}
+	writeBody(w, status, body)
 }
 
 // writeBody sends a JSON body, or the last event of a request's event
@@ -220,8 +224,11 @@ func withMeta(tail, meta json.RawMessage) []byte {
 // writeInputRequired answers a stateless-era request with the questions
 // the client must answer first.
 func writeInputRequired(w http.ResponseWriter, id wire.ID, ir *inputRequired) {
-	body, err := wire.Encode(&wire.Message{ID: id, Result: mustMarshal(map[string]any{
-		"resultType": wire.ResultInputRequired, "inputRequests": ir.requests, "requestState": ir.state})})
+	res := map[string]any{"resultType": wire.ResultInputRequired, "inputRequests": ir.requests}
+	if ir.state != "" {
+		res["requestState"] = ir.state
+	}
+	body, err := wire.Encode(&wire.Message{ID: id, Result: mustMarshal(res)})
 	if err != nil {
 		writeError(w, http.StatusOK, id, wire.CodeInternalError, "internal error: "+err.Error())
 		return

@@ -20,7 +20,7 @@ const (
 )
 
 func fixtures() []*serve.Tool {
-	return []*serve.Tool{
+	return append(inputFixtures(), []*serve.Tool{
 		fixed("test_simple_text", "Returns simple text content.", false,
 			`{"type":"text","text":"This is a simple text response for testing."}`),
 		fixed("test_image_content", "Returns image content.", false,
@@ -65,7 +65,7 @@ func fixtures() []*serve.Tool {
 				return serve.TextResult(string(c.Args), false), nil
 			},
 		},
-	}
+	}...)
 }
 
 // fixed is a tool without arguments that always returns blocks.
