@@ -2,10 +2,10 @@ package serve
 
 import (
 	"context"
-	"encoding/base64"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"strings"
