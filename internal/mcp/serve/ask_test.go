@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"tai/internal/llm"
 	"tai/internal/llm/llmtest"
@@ -264,5 +265,91 @@ func TestNeedInput_SealsTheRequestState(t *testing.T) {
 	m = call(fmt.Sprintf(`,"inputResponses":{"ok":{"action":"accept"}},"requestState":%q`, res.RequestState))
 	if m.Error != nil || !strings.Contains(string(m.Result), "confirmed") || !strings.Contains(string(m.Result), `"resultType":"complete"`) {
 		t.Fatalf("the retry: %s %+v", m.Result, m.Error)
+	}
+}
+
+// A session-era chat called with params.task is answered at once with a
+// task; tasks/get polls it, tasks/result waits for the turn's result,
+// tasks/list names it, tasks/cancel stops a working one, and a tool that
+// does not run as a task, or an unknown task, is -32602.
+func TestTasks_ServedChatRunsAsATask(t *testing.T) {
+	host := newTestHost(t, llmtest.Script{Turns: []llmtest.Turn{text("done as a task")}})
+	h := start(t, Options{Tools: servedTools(), Host: host})
+	sess := h.open()
+	welcome := h.request(sess, "tools/list", map[string]any{})
+	if !strings.Contains(string(welcome.body), `"name":"chat"`) || !strings.Contains(string(welcome.body), `"execution":{"taskSupport":"optional"}`) {
+		t.Fatalf("tools/list: %s", welcome.body)
+	}
+	m := h.request(sess, "tools/call", map[string]any{"name": ChatName, "arguments": map[string]any{"message": "go"}, "task": map[string]any{"ttl": 60000}}).msg(t)
+	var created struct {
+		Task struct {
+			TaskID       string `json:"taskId"`
+			Status       string `json:"status"`
+			TTL          int64  `json:"ttl"`
+			PollInterval int64  `json:"pollInterval"`
+		} `json:"task"`
+	}
+	if m.Error != nil || json.Unmarshal(m.Result, &created) != nil || created.Task.TaskID == "" || created.Task.Status != "working" ||
+		created.Task.TTL != 60000 || created.Task.PollInterval != 1000 {
+		t.Fatalf("a chat as a task: %s %+v", m.Result, m.Error)
+	}
+	id := created.Task.TaskID
+	res := h.request(sess, "tasks/result", map[string]any{"taskId": id}).msg(t)
+	if res.Error != nil || !strings.Contains(string(res.Result), "done as a task") || !strings.Contains(string(res.Result), `"io.modelcontextprotocol/related-task":{"taskId":"`+id+`"}`) {
+		t.Fatalf("tasks/result: %s %+v", res.Result, res.Error)
+	}
+	got := h.request(sess, "tasks/get", map[string]any{"taskId": id}).msg(t)
+	if got.Error != nil || !strings.Contains(string(got.Result), `"status":"completed"`) {
+		t.Fatalf("tasks/get: %s %+v", got.Result, got.Error)
+	}
+	list := h.request(sess, "tasks/list", map[string]any{}).msg(t)
+	if list.Error != nil || !strings.Contains(string(list.Result), id) {
+		t.Fatalf("tasks/list: %s", list.Result)
+	}
+	if _, e := h.rpcError(sess, "tasks/get", map[string]any{"taskId": "nope"}); e.Code != wire.CodeInvalidParams {
+		t.Errorf("an unknown task: %+v", e)
+	}
+	if _, e := h.rpcError(sess, "tools/call", map[string]any{"name": "read_file", "arguments": map[string]any{"path": "x"}, "task": map[string]any{}}); e.Code != wire.CodeInvalidParams ||
+		!strings.Contains(e.Message, "does not run as a task") {
+		t.Errorf("a tool that does not run as a task: %+v", e)
+	}
+	other := h.open()
+	if _, e := h.rpcError(other, "tasks/get", map[string]any{"taskId": id}); e.Code != wire.CodeInvalidParams {
+		t.Errorf("another session's task: %+v", e)
+	}
+}
+
+// tasks/cancel stops a working task: its tool's context ends, and
+// tasks/result says it was cancelled.
+func TestTasks_CancelStopsTheTask(t *testing.T) {
+	stopped := make(chan struct{})
+	tool := &Tool{Name: "wait", Description: "waits", InputSchema: json.RawMessage(`{"type":"object"}`), Tasks: true,
+		Run: func(ctx context.Context, c Call) (*wire.CallToolResult, error) {
+			<-ctx.Done()
+			close(stopped)
+			return nil, ctx.Err()
+		}}
+	h := start(t, Options{Tools: []*Tool{tool}})
+	sess := h.open()
+	m := h.request(sess, "tools/call", map[string]any{"name": "wait", "arguments": map[string]any{}, "task": map[string]any{}}).msg(t)
+	var created struct {
+		Task struct {
+			TaskID string `json:"taskId"`
+		} `json:"task"`
+	}
+	if m.Error != nil || json.Unmarshal(m.Result, &created) != nil || created.Task.TaskID == "" {
+		t.Fatalf("the task: %s %+v", m.Result, m.Error)
+	}
+	c := h.request(sess, "tasks/cancel", map[string]any{"taskId": created.Task.TaskID}).msg(t)
+	if c.Error != nil || !strings.Contains(string(c.Result), `"status":"cancelled"`) {
+		t.Fatalf("tasks/cancel: %s %+v", c.Result, c.Error)
+	}
+	select {
+	case <-stopped:
+	case <-time.After(time.Minute):
+		t.Fatal("the task's tool was not stopped")
+	}
+	if _, e := h.rpcError(sess, "tasks/result", map[string]any{"taskId": created.Task.TaskID}); e.Code != wire.CodeInvalidParams || !strings.Contains(e.Message, "was cancelled") {
+		t.Errorf("the result of a cancelled task: %+v", e)
 	}
 }

@@ -29,7 +29,8 @@ func Completions() *Tool {
 			`"content":{"type":"string"}},` +
 			`"required":["role","content"],"additionalProperties":false}}},` +
 			`"required":["messages"],"additionalProperties":false}`),
-		Run: audited(CompletionsName, runCompletions),
+		Run:   audited(CompletionsName, runCompletions),
+		Tasks: true,
 	}
 }
 

@@ -36,6 +36,8 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, sess *Session,
 		writeResult(w, m.ID, s.list)
 	case wire.MethodToolsCall:
 		s.call(w, r, sess, m)
+	case wire.MethodTasksGet, wire.MethodTasksResult, wire.MethodTasksCancel, wire.MethodTasksList:
+		s.tasks(w, r, sess, m)
 	default:
 		if s.feature(w, r, sess, m) {
 			return
@@ -88,9 +90,13 @@ func elicitsForms(raw json.RawMessage) bool {
 func welcomes(serverVersion string, caps wire.Capabilities) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	for _, v := range wire.SupportedVersions {
+		c := caps
+		if v < "2025-11-25" {
+			c.Tasks = nil // tasks came with the 2025-11-25 revision
+		}
 		b, err := marshal(wire.InitializeResult{
 			ProtocolVersion: v,
-			Capabilities:    caps,
+			Capabilities:    c,
 			ServerInfo:      wire.Implementation{Name: "tai", Version: serverVersion},
 		})
 		if err != nil {
@@ -137,6 +143,20 @@ func (s *Server) callWith(w http.ResponseWriter, r *http.Request, sess *Session,
 	if err != nil {
 		writeWireError(w, m.ID, invalidParams("%s: %v", t.Name, err))
 		return
+	}
+	if sess != s.stateless {
+		asTask, ttl, werr := taskParams(m.Params)
+		switch {
+		case werr != nil:
+			writeWireError(w, m.ID, werr)
+			return
+		case asTask && !t.Tasks:
+			writeWireError(w, m.ID, invalidParams("%s does not run as a task (its execution.taskSupport is not set); call it without params.task", t.Name))
+			return
+		case asTask:
+			s.startTask(w, sess, m, t, Call{Args: args, ID: m.ID, session: sess, params: m.Params}, ttl)
+			return
+		}
 	}
 	ctx := r.Context()
 	stop, ok := ctx.Value(connKey{}).(io.Closer)

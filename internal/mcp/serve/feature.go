@@ -27,8 +27,20 @@ func (s *Server) handles(method string, era wire.Era) bool {
 		return s.opts.Prompts != nil
 	case wire.MethodComplete:
 		return s.opts.Complete != nil
+	case wire.MethodTasksGet, wire.MethodTasksResult, wire.MethodTasksCancel, wire.MethodTasksList:
+		return s.servesTasks()
 	}
 	return true
+}
+
+// servesTasks reports whether a served tool may run as a task.
+func (s *Server) servesTasks() bool {
+	for _, t := range s.opts.Tools {
+		if t.Tasks {
+			return true
+		}
+	}
+	return false
 }
 
 // capabilities declares what the server serves in era: resource
@@ -48,6 +60,9 @@ func (s *Server) capabilities(era wire.Era) wire.Capabilities {
 	}
 	if s.opts.Complete != nil {
 		c.Completions = empty
+	}
+	if era.Sessions && s.servesTasks() {
+		c.Tasks = json.RawMessage(`{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}`)
 	}
 	return c
 }

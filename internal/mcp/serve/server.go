@@ -66,7 +66,7 @@ func New(o Options) (*Server, error) {
 		}
 		s.tools[t.Name] = t
 	}
-	if s.list, err = listing(o.Tools); err != nil {
+	if s.list, err = listing(o.Tools, wire.SessionEra); err != nil {
 		return nil, fmt.Errorf("serve: encoding tools/list: %w", err)
 	}
 	if s.welcome, err = welcomes(o.Version, s.capabilities(wire.SessionEra)); err != nil {

@@ -44,6 +44,7 @@ type Session struct {
 	inflight map[wire.ID]io.Closer
 	subs     map[string]bool               // resources/subscribe
 	waiting  map[string]chan *wire.Message // tai's requests to the client, by id
+	taskList []*servedTask                 // tasks.go
 }
 
 // ID is the Mcp-Session-Id.
@@ -129,11 +130,14 @@ func (s *Session) close() {
 		return
 	}
 	s.closed = true
-	env, convs, calls := s.env, s.convs, s.inflight
-	s.env, s.convs, s.inflight = nil, nil, nil
+	env, convs, calls, tasks := s.env, s.convs, s.inflight, s.taskList
+	s.env, s.convs, s.inflight, s.taskList = nil, nil, nil, nil
 	s.mu.Unlock()
 	for _, c := range calls {
 		c.Close()
+	}
+	for _, t := range tasks {
+		t.cancel()
 	}
 	if env != nil && env.State != nil {
 		env.State.Close()

@@ -188,7 +188,7 @@ func statelessResults(serverVersion string, tools []*Tool, caps wire.Capabilitie
 		return nil, nil, nil, err
 	}
 	tail = append([]byte(`,"resultType":"complete","_meta":`), m...)
-	plain, err := listing(tools)
+	plain, err := listing(tools, wire.StatelessEra)
 	if err != nil {
 		return nil, nil, nil, err
 	}

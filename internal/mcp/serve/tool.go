@@ -21,6 +21,9 @@ type Tool struct {
 	// failed returns a result with IsError; a returned *wire.Error is sent
 	// as that JSON-RPC error, and any other error as -32603.
 	Run func(ctx context.Context, call Call) (*wire.CallToolResult, error)
+	// Tasks lets a session-era client call the tool as a task
+	// (execution.taskSupport "optional"; see tasks.go).
+	Tasks bool
 
 	schema *schema.Schema
 	// selfChecked marks a tool whose Run validates its own arguments
@@ -118,17 +121,25 @@ func invalidParams(format string, args ...any) *wire.Error {
 
 // listing encodes the tools/list result once: it never changes while the
 // server runs.
-func listing(ts []*Tool) ([]byte, error) {
+func listing(ts []*Tool, era wire.Era) ([]byte, error) {
+	type execution struct {
+		TaskSupport string `json:"taskSupport"`
+	}
 	type entry struct {
 		Name        string          `json:"name"`
 		Description string          `json:"description"`
 		InputSchema json.RawMessage `json:"inputSchema"`
+		Execution   *execution      `json:"execution,omitempty"`
 	}
 	out := struct {
 		Tools []entry `json:"tools"`
 	}{Tools: make([]entry, 0, len(ts))}
 	for _, t := range ts {
-		out.Tools = append(out.Tools, entry{t.Name, t.Description, t.InputSchema})
+		e := entry{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}
+		if t.Tasks && era.Sessions {
+			e.Execution = &execution{TaskSupport: "optional"}
+		}
+		out.Tools = append(out.Tools, e)
 	}
 	return marshal(out)
 }

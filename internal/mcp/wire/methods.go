@@ -34,6 +34,7 @@ const (
 	MethodTasksGet             = "tasks/get"
 	MethodTasksResult          = "tasks/result"
 	MethodTasksCancel          = "tasks/cancel"
+	MethodTasksList            = "tasks/list"
 	MethodTaskStatus           = "notifications/tasks/status"
 	// MethodElicitComplete tells that the browser step of a URL
 	// elicitation is done.
@@ -96,9 +97,10 @@ var Methods = []Method{
 	{Name: MethodListenAcknowledged, Direction: ServerToClient, Notification: true, Era: "stateless"},
 	{Name: MethodElicit, Direction: ServerToClient},
 	{Name: MethodSample, Direction: ServerToClient},
-	{Name: MethodTasksGet, Direction: ClientToServer, Era: "session"},
-	{Name: MethodTasksResult, Direction: ClientToServer, Era: "session"},
-	{Name: MethodTasksCancel, Direction: ClientToServer, Era: "session"},
+	{Name: MethodTasksGet, Direction: ClientToServer, Served: true, Era: "session"},
+	{Name: MethodTasksResult, Direction: ClientToServer, Served: true, Era: "session"},
+	{Name: MethodTasksCancel, Direction: ClientToServer, Served: true, Era: "session"},
+	{Name: MethodTasksList, Direction: ClientToServer, Served: true, Era: "session"},
 	{Name: MethodTaskStatus, Direction: ServerToClient, Notification: true, Era: "session"},
 	{Name: MethodElicitComplete, Direction: ServerToClient, Notification: true},
 }
