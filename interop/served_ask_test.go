@@ -62,3 +62,22 @@ func TestTSClients_AnswerAServedChatsQuestion(t *testing.T) {
 	}
 	srv.stop(t)
 }
+
+// The MCP Tasks package's client (@modelcontextprotocol/ext-tasks, on the
+// TypeScript SDK 2.4.0) runs a real tai --serve-mcp chat as a task and
+// settles it to the turn's answer.
+func TestTasksClient_RunsAServedChatAsATask(t *testing.T) {
+	srv := startTaiServe(t, startFakeLLM(t, echoModel))
+	cmd := exec.Command(node22(t), ts2(t, "tasks.mjs"), srv.url)
+	cmd.Dir = srv.dir
+	cmd.Env = append(os.Environ(), "TAI_MCP_KEY="+serveKey)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("tasks.mjs: %v\n%s", err, out)
+	}
+	var got struct{ Text string }
+	if err := json.Unmarshal(out, &got); err != nil || got.Text != "fake model says: a long one" {
+		t.Fatalf("%v: %s", err, out)
+	}
+	srv.stop(t)
+}
