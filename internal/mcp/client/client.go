@@ -98,8 +98,9 @@ type Client struct {
 	holding  int // server questions being answered by a person
 	// tasks holds the tasks being polled by id; taskTools names the
 	// listed tools that must run as tasks.
-	tasks     map[string]chan Task
-	taskTools map[string]bool
+	tasks         map[string]chan Task
+	taskTools     map[string]bool
+	optionalTasks map[string]bool // listed tools that may run as tasks
 	// progress holds the long requests in flight by their progress
 	// token as JSON; nextToken numbers the tokens.
 	progress  map[string]*inflight

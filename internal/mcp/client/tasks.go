@@ -57,19 +57,19 @@ func WithTaskStatus(ctx context.Context, fn func(Task)) context.Context {
 	return context.WithValue(ctx, taskKey{}, fn)
 }
 
-// requiresTask reports whether a listed tool must be called as a task: it
-// says execution.taskSupport "required" and the server declared task
+// taskSupport is a listed tool's execution.taskSupport ("required",
+// "optional"), "" when it has none or the server declared no task
 // support for tools/call.
-func requiresTask(caps wire.Capabilities, t wire.Tool) bool {
+func taskSupport(caps wire.Capabilities, t wire.Tool) string {
 	var raw struct {
 		Execution struct {
 			TaskSupport string `json:"taskSupport"`
 		} `json:"execution"`
 	}
-	if json.Unmarshal(t.Raw, &raw) != nil || raw.Execution.TaskSupport != "required" {
-		return false
+	if json.Unmarshal(t.Raw, &raw) != nil || !TasksForToolCalls(caps) {
+		return ""
 	}
-	return TasksForToolCalls(caps)
+	return raw.Execution.TaskSupport
 }
 
 // TasksForToolCalls reports whether the server declared

@@ -4,10 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"tai/internal/mcp/mcptest"
 )
 
 // The tasks tests drive the scripted server's "tasks" script: a tool that
@@ -118,5 +122,27 @@ func TestTasks_DetachedGoesOn(t *testing.T) {
 	}
 	if strings.Contains(c.Stderr(), "cancelled task") {
 		t.Errorf("the caller's end cancelled a task in the background: %q", c.Stderr())
+	}
+}
+
+// A tool whose taskSupport is optional runs as a task only where the
+// caller lets a long call go to the background (WithDetach); elsewhere it
+// is a plain call.
+func TestTasks_OptionalRunsAsATaskWhereItMayGoToTheBackground(t *testing.T) {
+	hold := filepath.Join(t.TempDir(), "done")
+	if err := os.WriteFile(hold, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(mcptest.EnvTaskHold, hold)
+	c := connect(t, "", Options{Transport: inMemory(t, "tasks")})
+	ctx := context.Background()
+	if _, err := c.ListTools(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := c.CallTool(ctx, "quick", nil); err != nil || res.Text() != "quick inline" {
+		t.Fatalf("a plain call: %+v %v", res, err)
+	}
+	if res, err := c.CallTool(WithDetach(ctx, time.Minute), "quick", nil); err != nil || res.Text() != "research done" {
+		t.Fatalf("a call that may go to the background: %+v %v", res, err)
 	}
 }

@@ -123,6 +123,13 @@ func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage
 	c.mu.Lock()
 	why, left := c.leftOut[name]
 	asTask := c.taskTools[name]
+	if c.optionalTasks[name] {
+		// A tool that may run as a task does so where the caller can let
+		// a long call go to the background (WithDetach), rather than wait
+		// on it until its timeout.
+		after, _ := ctx.Value(detachKey{}).(time.Duration)
+		asTask = after > 0
+	}
 	c.mu.Unlock()
 	if left {
 		return nil, fmt.Errorf("%s %s: tai left this tool out of the server's list: %s", wire.MethodToolsCall, wire.Printable(name, 64), why)
@@ -232,13 +239,16 @@ func (c *Client) cancelRequest(id wire.ID, why error) {
 // noteTaskTools records which listed tools must be called as tasks.
 func (c *Client) noteTaskTools(tools []wire.Tool) {
 	caps := c.Server().Capabilities
-	need := map[string]bool{}
+	need, may := map[string]bool{}, map[string]bool{}
 	for _, t := range tools {
-		if requiresTask(caps, t) {
+		switch taskSupport(caps, t) {
+		case "required":
 			need[t.Name] = true
+		case "optional":
+			may[t.Name] = true
 		}
 	}
 	c.mu.Lock()
-	c.taskTools = need
+	c.taskTools, c.optionalTasks = need, may
 	c.mu.Unlock()
 }

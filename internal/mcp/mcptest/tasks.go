@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 
 	"tai/internal/mcp/wire"
 )
@@ -18,8 +19,9 @@ const TaskCaps = `{"tools":{},"tasks":{"cancel":{},"requests":{"tools":{"call":{
 // task answers, for the "tasks" script, a server whose tool "research"
 // must run as a task, and reports whether it did:
 //
-//	tools/list   → research (execution.taskSupport required)
-//	tools/call   → research with params.task: task "task-1", working; without: -32601
+//	tools/list   → research (execution.taskSupport required), quick (optional)
+//	tools/call   → with params.task: task "task-1", working; research without: -32601,
+//	               quick without: "quick inline"
 //	tasks/get    → working ("gathering") the first time, then input_required
 //	tasks/result → asks elicitation/create for the task, then answers the
 //	               tool's result: "research: " and the person's answer
@@ -47,12 +49,17 @@ func (s *Server) task(m *wire.Message) bool {
 		}
 	case m.Method == wire.MethodToolsList:
 		s.result(m.ID, map[string]any{"tools": []any{map[string]any{"name": "research", "inputSchema": map[string]any{"type": "object"},
-			"execution": map[string]any{"taskSupport": "required"}}}})
+			"execution": map[string]any{"taskSupport": "required"}},
+			map[string]any{"name": "quick", "inputSchema": map[string]any{"type": "object"}, "execution": map[string]any{"taskSupport": "optional"}}}})
 	case m.Method == wire.MethodToolsCall:
 		var p struct {
 			Task json.RawMessage `json:"task"`
 		}
 		json.Unmarshal(m.Params, &p)
+		if len(p.Task) == 0 && strings.Contains(string(m.Params), `"quick"`) {
+			s.result(m.ID, text("quick inline", false))
+			return true
+		}
 		if len(p.Task) == 0 {
 			s.Send(wire.NewErrorResponse(m.ID, &wire.Error{Code: wire.CodeMethodNotFound, Message: "requires task augmentation"}))
 			return true
