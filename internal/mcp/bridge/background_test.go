@@ -72,3 +72,51 @@ func TestTask_GoesToTheBackground(t *testing.T) {
 		t.Errorf("progress %+v; want the task's first status first", got)
 	}
 }
+
+// A stateless-era server of the 2026-07-28 Tasks extension makes a call
+// a task on its own: tai declares the extension, polls the task, answers
+// its question and delivers the answer with tasks/update, and returns the
+// result inlined in the completed task; in the REPL it goes to the
+// background the same way.
+func TestTaskV2_PolledAnsweredAndBackgrounded(t *testing.T) {
+	f := newFixture(t)
+	e := fakeEntry(t, "ext", "research")
+	e.Env[mcptest.EnvScript] = "tasks2"
+	e.Env[mcptest.EnvStateless] = "0"
+	f.add(t, e, true)
+	f.b.Elicit = func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+		return json.RawMessage(`{"action":"accept","content":{"pick":"b"}}`), nil
+	}
+	ctx := context.Background()
+	var r reports
+	res, err := f.invoke(tools.WithProgress(ctx, r.add), "ext", "research", `{}`)
+	if err != nil || res.IsError || res.Text != `research: {"action":"accept","content":{"pick":"b"}}` {
+		t.Fatalf("the call: %+v, %v", res, err)
+	}
+	var statuses []string
+	for _, p := range r.all() {
+		statuses = append(statuses, p.Message)
+	}
+	if len(statuses) == 0 || statuses[0] != "task t2: working" {
+		t.Errorf("statuses %q", statuses)
+	}
+
+	g := newFixture(t)
+	g.add(t, e, true)
+	g.b.Elicit = f.b.Elicit
+	done := make(chan TaskDone, 1)
+	g.b.OnTaskDone = func(d TaskDone) { done <- d }
+	g.b.TaskBackground = time.Nanosecond
+	res, err = g.invoke(ctx, "ext", "research", `{}`)
+	if err != nil || !strings.Contains(res.Text, "as task t2, still working") {
+		t.Fatalf("the call that goes to the background: %+v, %v", res, err)
+	}
+	select {
+	case d := <-done:
+		if d.IsError || !strings.HasPrefix(d.Text, "research: ") {
+			t.Fatalf("the end: %+v", d)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the task's end was never told")
+	}
+}

@@ -80,7 +80,7 @@ func (h statelessHandshake) era() wire.Era { return wire.StatelessEra }
 
 func (h statelessHandshake) open(ctx context.Context, c *Client) error {
 	c.t.negotiated(wire.StatelessEra, h.version)
-	meta, err := encodeMeta(h.version, c.capabilities())
+	meta, err := encodeMeta(h.version, c.statelessCapabilities())
 	if err != nil {
 		return err
 	}

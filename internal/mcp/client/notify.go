@@ -180,6 +180,16 @@ func (c *Client) capabilities() json.RawMessage {
 	return b
 }
 
+// statelessCapabilities are the capabilities tai's stateless-era
+// requests declare: capabilities, and the Tasks extension (tasks2.go).
+func (c *Client) statelessCapabilities() json.RawMessage {
+	var caps map[string]any
+	_ = json.Unmarshal(c.capabilities(), &caps)
+	caps["extensions"] = map[string]any{TasksExtension: map[string]any{}}
+	b, _ := json.Marshal(caps)
+	return b
+}
+
 // listRoots answers the server's roots/list.
 func (c *Client) listRoots() (any, *wire.Error) {
 	if c.roots == nil {

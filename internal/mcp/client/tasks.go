@@ -112,7 +112,7 @@ func (c *Client) callAsTask(ctx context.Context, name string, args json.RawMessa
 		return nil, fmt.Errorf("%s %s: the server answered a task request without a task", wire.MethodToolsCall, wire.Printable(name, 64))
 	}
 	if after, ok := ctx.Value(detachKey{}).(time.Duration); ok && after > 0 {
-		return c.detachable(ctx, name, task, report, after)
+		return c.detachableWith(ctx, name, task, report, after, c.waitTask)
 	}
 	return c.waitTask(ctx, task, report)
 }
@@ -147,12 +147,13 @@ type TaskOutcome struct {
 	Err    error
 }
 
-// detachable waits for the task on a goroutine of its own, bounded by
+// detachableWith waits for the task (with waitTask) on a goroutine of its own, bounded by
 // MCP_CALL_MAX_TOTAL and the client's life rather than ctx: if it ends
 // within after, or ctx ends first (the task is then cancelled), the call
 // returns as any other; else it returns a *DetachedError and the task
 // goes on.
-func (c *Client) detachable(ctx context.Context, name string, task Task, report func(Task), after time.Duration) (*wire.CallToolResult, error) {
+func (c *Client) detachableWith(ctx context.Context, name string, task Task, report func(Task), after time.Duration,
+	waitTask func(context.Context, Task, func(Task)) (*wire.CallToolResult, error)) (*wire.CallToolResult, error) {
 	wctx, wcancel := context.WithTimeoutCause(context.WithoutCancel(ctx), wire.CallMaxTotal,
 		&TimeoutError{Method: wire.MethodToolsCall + " " + wire.Printable(name, 64), After: wire.CallMaxTotal, Cap: "MCP_CALL_MAX_TOTAL"})
 	stopped := context.AfterFunc(c.stopCtx, wcancel)
@@ -160,7 +161,7 @@ func (c *Client) detachable(ctx context.Context, name string, task Task, report 
 	go func() {
 		defer stopped()
 		defer wcancel()
-		r, err := c.waitTask(wctx, task, report)
+		r, err := waitTask(wctx, task, report)
 		out <- TaskOutcome{r, err}
 	}()
 	timer := time.NewTimer(after)

@@ -137,9 +137,16 @@ func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage
 	if asTask {
 		return c.callAsTask(ctx, name, args)
 	}
-	var res wire.CallToolResult
-	if err := c.longRequest(ctx, wire.MethodToolsCall, name, wire.CallToolParams{Name: name, Arguments: args}, &res); err != nil {
+	var raw json.RawMessage
+	if err := c.longRequest(ctx, wire.MethodToolsCall, name, wire.CallToolParams{Name: name, Arguments: args}, &raw); err != nil {
 		return nil, err
+	}
+	if created, ok := createdTaskV2(raw); ok && c.Era().Name == wire.StatelessEra.Name {
+		return c.taskV2(ctx, name, created)
+	}
+	var res wire.CallToolResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("%s %s: reading the result: %w", wire.MethodToolsCall, name, err)
 	}
 	if err := wire.CheckResultType(res.ResultType); err != nil {
 		return nil, fmt.Errorf("%s %s: %w", wire.MethodToolsCall, name, err)

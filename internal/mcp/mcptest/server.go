@@ -164,6 +164,8 @@ type Server struct {
 	lists    int               // tools/list requests answered
 	heard    []string          // notifications of the "features" script
 	urlAsked bool              // "url-required" refused its first call
+	// taskAnswer is the answer tasks/update gave the "tasks2" task.
+	taskAnswer json.RawMessage
 
 	clientSamples bool                     // initialize declared sampling
 	sampled       int                      // sampling requests sent
@@ -241,6 +243,9 @@ func (s *Server) statelessTools(m *wire.Message) bool {
 		caps := json.RawMessage(`{"tools":{}}`)
 		if s.Script == "features" {
 			caps = json.RawMessage(FeatureCaps)
+		}
+		if s.Script == "tasks2" {
+			caps = json.RawMessage(Task2Caps)
 		}
 		s.result(m.ID, map[string]any{"resultType": "complete", "supportedVersions": []string{wire.StatelessVersion},
 			"capabilities": caps, "ttlMs": 0, "cacheScope": "public"})

@@ -31,6 +31,9 @@ const TaskCaps = `{"tools":{},"tasks":{"cancel":{},"requests":{"tools":{"call":{
 // until the file exists, then completed, and tasks/result answers
 // "research done" without asking.
 func (s *Server) task(m *wire.Message) bool {
+	if s.Script == "tasks2" {
+		return s.task2(m)
+	}
 	if s.Script != "tasks" {
 		return false
 	}
@@ -92,6 +95,79 @@ func (s *Server) task(m *wire.Message) bool {
 	case m.Method == "tasks/cancel":
 		s.Stderr(fmt.Sprintf("cancelled task %s", string(m.Params)))
 		s.result(m.ID, task("cancelled", "cancelled"))
+	default:
+		return false
+	}
+	return true
+}
+
+// Task2Caps are the capabilities of the "tasks2" script (with
+// EnvStateless): tools, and the 2026-07-28 Tasks extension.
+const Task2Caps = `{"tools":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}`
+
+// task2 answers, for the "tasks2" script, a stateless-era server of the
+// Tasks extension, and reports whether it did:
+//
+//	tools/call   → a request whose _meta clientCapabilities lack the extension:
+//	               -32021; else a CreateTaskResult, task "t2", working
+//	tasks/get    → working ("gathering") the first time, then input_required
+//	               asking "pick" (an elicitation/create) until tasks/update
+//	               answered it, then completed with "research: " and the answer
+//	tasks/update → the answers kept; an empty ack
+//	tasks/cancel → noted on stderr; an empty ack
+//	another task id → -32602
+func (s *Server) task2(m *wire.Message) bool {
+	ack := map[string]any{"resultType": "complete"}
+	var p struct {
+		TaskID         string                     `json:"taskId"`
+		InputResponses map[string]json.RawMessage `json:"inputResponses"`
+		Meta           map[string]json.RawMessage `json:"_meta"`
+	}
+	json.Unmarshal(m.Params, &p)
+	if strings.HasPrefix(m.Method, "tasks/") && p.TaskID != "t2" {
+		s.Send(wire.NewErrorResponse(m.ID, &wire.Error{Code: wire.CodeInvalidParams, Message: "no task " + p.TaskID}))
+		return true
+	}
+	task := func(status string) map[string]any {
+		return map[string]any{"resultType": "complete", "taskId": "t2", "status": status, "createdAt": "2026-12-03T00:00:00Z",
+			"lastUpdatedAt": "2026-12-03T00:00:00Z", "ttlMs": 60000, "pollIntervalMs": 10}
+	}
+	switch m.Method {
+	case wire.MethodToolsCall:
+		if !strings.Contains(string(p.Meta[wire.MetaClientCapabilities]), `"io.modelcontextprotocol/tasks"`) {
+			s.Send(wire.NewErrorResponse(m.ID, &wire.Error{Code: wire.CodeMissingCapability, Message: "the tasks extension is required",
+				Data: json.RawMessage(`{"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}`)}))
+			return true
+		}
+		created := task("working")
+		created["resultType"] = "task"
+		s.result(m.ID, created)
+	case "tasks/get":
+		s.mu.Lock()
+		s.lists++
+		n, answer := s.lists, s.taskAnswer
+		s.mu.Unlock()
+		switch {
+		case n == 1:
+			s.result(m.ID, task("working"))
+		case answer == nil:
+			t := task("input_required")
+			t["inputRequests"] = map[string]any{"pick": map[string]any{"method": "elicitation/create", "params": map[string]any{
+				"message": "Which one?", "requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"pick": map[string]any{"type": "string"}}}}}}
+			s.result(m.ID, t)
+		default:
+			t := task("completed")
+			t["result"] = text("research: "+string(answer), false)
+			s.result(m.ID, t)
+		}
+	case "tasks/update":
+		s.mu.Lock()
+		s.taskAnswer = p.InputResponses["pick"]
+		s.mu.Unlock()
+		s.result(m.ID, ack)
+	case "tasks/cancel":
+		s.Stderr("cancelled task " + p.TaskID)
+		s.result(m.ID, ack)
 	default:
 		return false
 	}

@@ -28,7 +28,7 @@ func (s *Server) handles(method string, era wire.Era) bool {
 	case wire.MethodComplete:
 		return s.opts.Complete != nil
 	case wire.MethodTasksGet, wire.MethodTasksResult, wire.MethodTasksCancel, wire.MethodTasksList:
-		return s.servesTasks()
+		return s.servesTasks() && era.Sessions // the stateless era's Tasks extension is not served
 	}
 	return true
 }

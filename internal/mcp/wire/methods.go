@@ -35,6 +35,7 @@ const (
 	MethodTasksResult          = "tasks/result"
 	MethodTasksCancel          = "tasks/cancel"
 	MethodTasksList            = "tasks/list"
+	MethodTasksUpdate          = "tasks/update"
 	MethodTaskStatus           = "notifications/tasks/status"
 	// MethodElicitComplete tells that the browser step of a URL
 	// elicitation is done.
@@ -97,10 +98,11 @@ var Methods = []Method{
 	{Name: MethodListenAcknowledged, Direction: ServerToClient, Notification: true, Era: "stateless"},
 	{Name: MethodElicit, Direction: ServerToClient},
 	{Name: MethodSample, Direction: ServerToClient},
-	{Name: MethodTasksGet, Direction: ClientToServer, Served: true, Era: "session"},
+	{Name: MethodTasksGet, Direction: ClientToServer, Served: true},
 	{Name: MethodTasksResult, Direction: ClientToServer, Served: true, Era: "session"},
-	{Name: MethodTasksCancel, Direction: ClientToServer, Served: true, Era: "session"},
+	{Name: MethodTasksCancel, Direction: ClientToServer, Served: true},
 	{Name: MethodTasksList, Direction: ClientToServer, Served: true, Era: "session"},
+	{Name: MethodTasksUpdate, Direction: ClientToServer, Era: "stateless"},
 	{Name: MethodTaskStatus, Direction: ServerToClient, Notification: true, Era: "session"},
 	{Name: MethodElicitComplete, Direction: ServerToClient, Notification: true},
 }
