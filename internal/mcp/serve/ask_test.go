@@ -353,3 +353,73 @@ func TestTasks_CancelStopsTheTask(t *testing.T) {
 		t.Errorf("the result of a cancelled task: %+v", e)
 	}
 }
+
+// tasksMeta is a stateless-era claim of a client that declared the Tasks
+// extension and form elicitation.
+const tasksMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}},"extensions":{"io.modelcontextprotocol/tasks":{}}},"io.modelcontextprotocol/clientInfo":{"name":"test","version":"1"}}`
+
+// In the stateless era a client that declared the Tasks extension gets a
+// chat as a task: a CreateTaskResult at once; tasks/get tells it
+// input_required with the turn's question, tasks/update answers it, and
+// the completed task inlines the result; tasks/cancel acks; a client
+// without the extension is -32021 on the task methods.
+func TestTasksV2_ServedChat(t *testing.T) {
+	ask := llmtest.Turn{ToolCalls: []llmtest.Call{{Name: "ask_user", Arguments: llmtest.Chunks{`{"question":"which colour?"}`}}}}
+	host := newTestHost(t, llmtest.Script{Turns: []llmtest.Turn{ask, text("blue it is")}})
+	h := start(t, Options{Tools: servedTools(), Host: host, Vault: host.store})
+	disc := h.modern("server/discover", "")
+	if !strings.Contains(string(disc.body), `"extensions":{"io.modelcontextprotocol/tasks":{}}`) {
+		t.Fatalf("server/discover: %s", disc.body)
+	}
+	req := func(method, params string) map[string]json.RawMessage {
+		t.Helper()
+		hdr := []string{}
+		if method == "tools/call" {
+			hdr = append(hdr, "Mcp-Name: chat")
+		}
+		m := h.modern(method, "{"+tasksMeta+params+"}", hdr...).msg(t)
+		if m.Error != nil {
+			t.Fatalf("%s: %+v", method, m.Error)
+		}
+		var out map[string]json.RawMessage
+		json.Unmarshal(m.Result, &out)
+		return out
+	}
+	created := req("tools/call", `,"name":"chat","arguments":{"message":"paint it","session":"t"}`)
+	var id string
+	if string(created["resultType"]) != `"task"` || json.Unmarshal(created["taskId"], &id) != nil || id == "" || created["task"] != nil {
+		t.Fatalf("CreateTaskResult: %v", created)
+	}
+	poll := func(want string) map[string]json.RawMessage {
+		t.Helper()
+		deadline := time.Now().Add(time.Minute)
+		for {
+			got := req("tasks/get", fmt.Sprintf(`,"taskId":%q`, id))
+			if string(got["status"]) == `"`+want+`"` {
+				return got
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the task never became %s: %v", want, got)
+			}
+			time.Sleep(10 * time.Millisecond) // a client's polling interval, not synchronisation of the test
+		}
+	}
+	asked := poll("input_required")
+	if !strings.Contains(string(asked["inputRequests"]), `"ask":{"method":"elicitation/create"`) {
+		t.Fatalf("input_required: %v", asked)
+	}
+	if ack := req("tasks/update", fmt.Sprintf(`,"taskId":%q,"inputResponses":{"ask":{"action":"accept","content":{"answer":"blue"}}}`, id)); string(ack["resultType"]) != `"complete"` {
+		t.Fatalf("tasks/update: %v", ack)
+	}
+	done := poll("completed")
+	if !strings.Contains(string(done["result"]), "blue it is") {
+		t.Fatalf("completed: %v", done)
+	}
+	if ack := req("tasks/cancel", fmt.Sprintf(`,"taskId":%q`, id)); string(ack["resultType"]) != `"complete"` || len(ack) != 1 {
+		t.Fatalf("tasks/cancel of an ended task: %v", ack)
+	}
+	m := h.modern("tasks/get", fmt.Sprintf(`{%s,"taskId":%q}`, modernMeta, id)).msg(t)
+	if m.Error == nil || m.Error.Code != wire.CodeMissingCapability {
+		t.Fatalf("tasks/get without the extension: %+v", m)
+	}
+}

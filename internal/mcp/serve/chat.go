@@ -60,6 +60,9 @@ func runChat(ctx context.Context, c Call) (*wire.CallToolResult, error) {
 		return TextResult("chat: this server runs no agent", true), nil
 	}
 	if sess.stateless {
+		if c.later != nil { // a task of the Tasks extension: its questions go through the task
+			return sess.srv.storedChat(withAsker(ctx, c), name, in, c)
+		}
 		if statelessElicits(c.params) {
 			return sess.srv.laterChat(ctx, name, in, c)
 		}

@@ -144,6 +144,10 @@ func (s *Server) callWith(w http.ResponseWriter, r *http.Request, sess *Session,
 		writeWireError(w, m.ID, invalidParams("%s: %v", t.Name, err))
 		return
 	}
+	if sess == s.stateless && t.Tasks && declaresTasks(m.Params) {
+		s.startTaskV2(w, m, t, Call{Args: args, ID: m.ID, session: sess, params: m.Params})
+		return
+	}
 	if sess != s.stateless {
 		asTask, ttl, werr := taskParams(m.Params)
 		switch {

@@ -27,8 +27,10 @@ func (s *Server) handles(method string, era wire.Era) bool {
 		return s.opts.Prompts != nil
 	case wire.MethodComplete:
 		return s.opts.Complete != nil
-	case wire.MethodTasksGet, wire.MethodTasksResult, wire.MethodTasksCancel, wire.MethodTasksList:
-		return s.servesTasks() && era.Sessions // the stateless era's Tasks extension is not served
+	case wire.MethodTasksResult, wire.MethodTasksList:
+		return s.servesTasks() && era.Sessions // the Tasks extension has neither
+	case wire.MethodTasksGet, wire.MethodTasksCancel, wire.MethodTasksUpdate:
+		return s.servesTasks()
 	}
 	return true
 }
@@ -63,6 +65,9 @@ func (s *Server) capabilities(era wire.Era) wire.Capabilities {
 	}
 	if era.Sessions && s.servesTasks() {
 		c.Tasks = json.RawMessage(`{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}`)
+	}
+	if !era.Sessions && s.servesTasks() {
+		c.Extensions = json.RawMessage(`{"` + tasksExtension + `":{}}`)
 	}
 	return c
 }

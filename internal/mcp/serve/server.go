@@ -22,7 +22,8 @@ import (
 // listener.
 type Server struct {
 	opts     Options
-	parked   parked // stateless chat turns waiting for an answer
+	parked   parked  // stateless chat turns waiting for an answer
+	v2       v2Tasks // the stateless era's tasks (tasks2.go)
 	keyHash  [sha256.Size]byte
 	tools    map[string]*Tool
 	list     []byte            // the tools/list result
@@ -170,6 +171,7 @@ func (s *Server) Close() {
 	}
 	s.stateless.close()
 	s.parked.stop()
+	s.v2.stop()
 }
 
 // Header names of the Streamable HTTP transport.

@@ -80,6 +80,8 @@ func (s *Server) postStateless(w http.ResponseWriter, r *http.Request, m *wire.M
 		writeResult(w, m.ID, s.listStateless)
 	case wire.MethodToolsCall:
 		s.callWith(w, r, sess, m, p)
+	case wire.MethodTasksGet, wire.MethodTasksCancel, wire.MethodTasksUpdate:
+		s.tasksV2(w, m)
 	default:
 		s.feature(w, r, sess, m)
 	}

@@ -136,7 +136,7 @@ func listing(ts []*Tool, era wire.Era) ([]byte, error) {
 	}{Tools: make([]entry, 0, len(ts))}
 	for _, t := range ts {
 		e := entry{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}
-		if t.Tasks && era.Sessions {
+		if t.Tasks {
 			e.Execution = &execution{TaskSupport: "optional"}
 		}
 		out.Tools = append(out.Tools, e)

@@ -102,7 +102,7 @@ var Methods = []Method{
 	{Name: MethodTasksResult, Direction: ClientToServer, Served: true, Era: "session"},
 	{Name: MethodTasksCancel, Direction: ClientToServer, Served: true},
 	{Name: MethodTasksList, Direction: ClientToServer, Served: true, Era: "session"},
-	{Name: MethodTasksUpdate, Direction: ClientToServer, Era: "stateless"},
+	{Name: MethodTasksUpdate, Direction: ClientToServer, Served: true, Era: "stateless"},
 	{Name: MethodTaskStatus, Direction: ServerToClient, Notification: true, Era: "session"},
 	{Name: MethodElicitComplete, Direction: ServerToClient, Notification: true},
 }

@@ -34,6 +34,9 @@ type Capabilities struct {
 	Logging     json.RawMessage `json:"logging,omitempty"`
 	// Tasks is the 2025-11-25 revision's task support.
 	Tasks json.RawMessage `json:"tasks,omitempty"`
+	// Extensions names the extensions a server of the stateless era
+	// offers (the Tasks extension among them).
+	Extensions json.RawMessage `json:"extensions,omitempty"`
 }
 
 // Tool is one entry of tools/list. Everything a server may add beside the
