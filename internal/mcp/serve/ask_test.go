@@ -33,7 +33,15 @@ func (h *harness) openEliciting(caps string) string {
 func (h *harness) chatAnswering(sess, message string, answer func(*wire.Message) string) (wire.CallToolResult, []*wire.Message) {
 	h.t.Helper()
 	p, _ := json.Marshal(map[string]any{"name": ChatName, "arguments": map[string]any{"message": message}})
-	req, _ := http.NewRequest("POST", h.url, strings.NewReader(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":`+string(p)+`}`))
+	return h.answering(sess, "tools/call", string(p), answer)
+}
+
+// answering sends method with params in sess and answers each request
+// tai sends on its event stream with answer(request); it returns the
+// result and the requests seen.
+func (h *harness) answering(sess, method, params string, answer func(*wire.Message) string) (wire.CallToolResult, []*wire.Message) {
+	h.t.Helper()
+	req, _ := http.NewRequest("POST", h.url, strings.NewReader(`{"jsonrpc":"2.0","id":7,"method":"`+method+`","params":`+params+`}`))
 	for k, v := range map[string]string{"Authorization": "Bearer " + h.key, "Content-Type": "application/json",
 		"Accept": "application/json, text/event-stream", "Mcp-Session-Id": sess, "MCP-Protocol-Version": "2025-11-25"} {
 		req.Header.Set(k, v)
@@ -421,5 +429,38 @@ func TestTasksV2_ServedChat(t *testing.T) {
 	m := h.modern("tasks/get", fmt.Sprintf(`{%s,"taskId":%q}`, modernMeta, id)).msg(t)
 	if m.Error == nil || m.Error.Code != wire.CodeMissingCapability {
 		t.Fatalf("tasks/get without the extension: %+v", m)
+	}
+}
+
+// A session-era chat task whose agent asks its person: the task is
+// input_required, and the question goes to the client on the stream of
+// its tasks/result, marked as the task's; the answer reaches the turn and
+// tasks/result ends with its result.
+func TestTasks_ServedTaskAsksOnTasksResult(t *testing.T) {
+	ask := llmtest.Turn{ToolCalls: []llmtest.Call{{Name: "ask_user", Arguments: llmtest.Chunks{`{"question":"which colour?"}`}}}}
+	host := newTestHost(t, llmtest.Script{Turns: []llmtest.Turn{ask, text("blue it is")}})
+	h := start(t, Options{Tools: servedTools(), Host: host})
+	sess := h.openEliciting(`{"elicitation":{}}`)
+	m := h.request(sess, "tools/call", map[string]any{"name": ChatName, "arguments": map[string]any{"message": "go"}, "task": map[string]any{}}).msg(t)
+	var created struct {
+		Task struct {
+			TaskID string `json:"taskId"`
+		} `json:"task"`
+	}
+	if m.Error != nil || json.Unmarshal(m.Result, &created) != nil || created.Task.TaskID == "" {
+		t.Fatalf("the task: %s %+v", m.Result, m.Error)
+	}
+	res, asked := h.answering(sess, "tasks/result", `{"taskId":"`+created.Task.TaskID+`"}`, func(*wire.Message) string {
+		return `{"action":"accept","content":{"answer":"blue"}}`
+	})
+	if len(asked) != 1 || asked[0].Method != wire.MethodElicit || !strings.Contains(string(asked[0].Params), `"io.modelcontextprotocol/related-task":{"taskId":"`+created.Task.TaskID+`"}`) {
+		t.Fatalf("asked %+v", asked)
+	}
+	if res.Text() != "blue it is" {
+		t.Fatalf("the result: %+v", res)
+	}
+	msgs := host.model.Requests()[1].Messages
+	if last := msgs[len(msgs)-1]; last.Content != "blue" {
+		t.Errorf("the agent got %+v", last)
 	}
 }

@@ -46,7 +46,7 @@ func (s *Server) streamFor(w http.ResponseWriter, r *http.Request, sess *Session
 	if meta.level < 0 && sess != nil && !sess.stateless {
 		meta.level = sess.logLevel()
 	}
-	asks := sess != nil && sess.elicits && m.Method == wire.MethodToolsCall
+	asks := sess != nil && sess.elicits && (m.Method == wire.MethodToolsCall || m.Method == wire.MethodTasksResult)
 	if (meta.token == nil && meta.level < 0 && !asks) || !acceptsStream(r) {
 		return nil, nil
 	}

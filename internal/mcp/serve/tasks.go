@@ -41,6 +41,9 @@ type servedTask struct {
 	ttl     time.Duration
 	cancel  context.CancelFunc
 	done    chan struct{} // closed when the tool returned
+	// later carries the turn's questions while it runs, when the client
+	// can be asked (tasks/result asks them on its stream).
+	later *laterTurn
 
 	mu      sync.Mutex
 	status  string // working, completed, failed, cancelled
@@ -99,6 +102,10 @@ func (s *Server) startTask(w http.ResponseWriter, sess *Session, m *wire.Message
 		return
 	}
 	c.stream = nil // nothing is sent on a request that was answered
+	if sess.elicits {
+		task.later = &laterTurn{questions: make(chan *laterQuestion), done: make(chan laterOutcome, 1), cancel: cancel}
+		c.later = task.later
+	}
 	go func() {
 		defer close(task.done)
 		defer cancel()
@@ -158,9 +165,7 @@ func (s *Server) tasks(w http.ResponseWriter, r *http.Request, sess *Session, m 
 		}
 		t.mu.Unlock()
 	case wire.MethodTasksResult:
-		select {
-		case <-t.done:
-		case <-r.Context().Done():
+		if !s.awaitAsking(w, r, sess, t) {
 			return // the client gave up waiting; the task goes on
 		}
 		t.mu.Lock()
@@ -233,4 +238,42 @@ func (s *Session) allTasks() []*servedTask {
 	s.mu.Unlock()
 	sort.SliceStable(out, func(i, j int) bool { return out[i].created.Before(out[j].created) })
 	return out
+}
+
+// awaitAsking waits for t's end, putting the questions its turn asks to
+// the client on this tasks/result's event stream (the task is
+// input_required meanwhile); false when the client gave up first.
+func (s *Server) awaitAsking(w http.ResponseWriter, r *http.Request, sess *Session, t *servedTask) bool {
+	var questions chan *laterQuestion
+	if t.later != nil {
+		questions = t.later.questions
+	}
+	st, _ := w.(*stream)
+	asker := Call{session: sess, stream: st}
+	for {
+		select {
+		case <-t.done:
+			return true
+		case <-r.Context().Done():
+			return false
+		case q := <-questions:
+			t.mu.Lock()
+			t.status, t.updated = "input_required", s.opts.Now()
+			t.mu.Unlock()
+			params := q.params
+			if with, err := wire.WithMeta(q.params, []byte(`{"io.modelcontextprotocol/related-task":{"taskId":"`+t.id+`"}}`)); err == nil {
+				params = with
+			}
+			answer, err := asker.Elicit(r.Context(), params)
+			if err != nil {
+				answer = json.RawMessage(`{"action":"cancel"}`) // the turn is told the question was dismissed
+			}
+			t.mu.Lock()
+			if t.status == "input_required" {
+				t.status, t.updated = "working", s.opts.Now()
+			}
+			t.mu.Unlock()
+			q.reply <- answer
+		}
+	}
 }
