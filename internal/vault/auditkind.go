@@ -19,6 +19,7 @@ const (
 	KindMCPSample     = "mcp-sample"       // an MCP server's sampling request and what became of it (subject: the server)
 	KindMCPRoots      = "mcp-roots"        // an MCP server asked for the workspace's roots and was told (subject: the server)
 	KindMCPServeAsk   = "mcp-serve-ask"    // a served chat's agent asked the person at the MCP client (subject chat/ask_user)
+	KindMCPRefused    = "mcp-refused"      // an MCP server asked tai what it does not answer or did not declare (subject server/method)
 	KindGrant         = "grant"
 	KindGrantRevoke   = "grant-revoke"
 	KindSecretSet     = "secret-set"

@@ -244,6 +244,12 @@ func (b *Bridge) options(t client.Transport, server string, connect time.Duratio
 				b.heard(server, method, params)
 			}
 		},
+		Refused: func(method string, e *wire.Error) {
+			if b.Store != nil {
+				_ = b.Store.Audit(context.Background(), vault.AuditEntry{Profile: b.Profile, Kind: vault.KindMCPRefused,
+					Subject: server + "/" + wire.Printable(method, 80), Outcome: vault.OutcomeRefused})
+			}
+		},
 		Elicit: b.Elicit != nil, Sample: b.Sample != nil,
 		Ask: func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 			ask := b.Sample

@@ -343,6 +343,10 @@ func TestRoots_OfferedChangedAndTurnedOff(t *testing.T) {
 	if res, _ := f.invoke(ctx, "feat", "heard", `{}`); strings.Contains(res.Text, wire.MethodRootsListChanged) {
 		t.Errorf("a server without roots heard %s", res.Text)
 	}
+	refused, err := f.store.AuditEntries(ctx, vault.AuditQuery{Kind: vault.KindMCPRefused})
+	if err != nil || len(refused) != 1 || refused[0].Subject != "feat/roots/list" || refused[0].Outcome != vault.OutcomeRefused {
+		t.Errorf("refused rows %+v, %v; want the roots/list tai refused", refused, err)
+	}
 }
 
 // A stateless-era server hears a subscriptions/listen for the lists it

@@ -50,6 +50,10 @@ type Options struct {
 	// must not block. Progress goes to the request it is about instead
 	// (WithProgress).
 	Notify func(method string, params json.RawMessage)
+	// Refused, when set, is told of each request of the server's that
+	// tai refused (a method it does not answer, or did not declare), with
+	// the error sent back. Pings are answered and not told.
+	Refused func(method string, e *wire.Error)
 	// LogLevel, when set, is the least severe log level tai asks a
 	// server that declared logging for: logging/setLevel after the
 	// session-era handshake, _meta on every stateless-era request.
@@ -91,6 +95,7 @@ type Client struct {
 
 	roots    func() []wire.Root
 	onNotify func(string, json.RawMessage)
+	refused  func(string, *wire.Error)
 	logLevel string
 	ask      Asking
 	elicits  bool
@@ -139,6 +144,7 @@ func Connect(ctx context.Context, opts Options) (*Client, error) {
 		tasks:       map[string]chan Task{},
 		roots:       opts.Roots,
 		onNotify:    opts.Notify,
+		refused:     opts.Refused,
 		logLevel:    opts.LogLevel,
 		ask:         opts.Ask,
 		elicits:     opts.Elicit,

@@ -60,6 +60,9 @@ func (c *Client) answer(req *wire.Message) {
 			out = &wire.Message{ID: req.ID, Result: []byte("{}")}
 		} else if res, werr := c.asked(c.stopCtx, req.Method, req.Params); werr != nil {
 			out = wire.NewErrorResponse(req.ID, werr)
+			if c.refused != nil && werr.Code == wire.CodeMethodNotFound {
+				c.refused(req.Method, werr)
+			}
 		} else {
 			out = &wire.Message{ID: req.ID, Result: res}
 		}
