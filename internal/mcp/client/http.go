@@ -248,7 +248,8 @@ func (t *httpTransport) answered(m *wire.Message, err error) bool {
 
 // setRequestHeaders adds the stateless era's request headers, which
 // mirror the body for intermediaries: Mcp-Method on every message,
-// Mcp-Name on prompts/get (the prompt) and resources/read (the URI), and on
+// Mcp-Name on prompts/get (the prompt), resources/read (the URI) and the
+// Tasks extension's tasks/get, tasks/update and tasks/cancel (the task), and on
 // tools/call Mcp-Name and an Mcp-Param header for each argument the tool's
 // x-mcp-header annotations name (values base64 between sentinels when
 // they are not plain ASCII).
@@ -267,6 +268,14 @@ func (t *httpTransport) setRequestHeaders(h http.Header, m *wire.Message) {
 		var p wire.ResourceParams
 		if json.Unmarshal(m.Params, &p) == nil {
 			h.Set(wire.HeaderName, wire.HeaderValue(p.URI))
+		}
+		return
+	case wire.MethodTasksGet, wire.MethodTasksUpdate, wire.MethodTasksCancel:
+		var p struct {
+			TaskID string `json:"taskId"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil {
+			h.Set(wire.HeaderName, wire.HeaderValue(p.TaskID))
 		}
 		return
 	case wire.MethodToolsCall:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"tai/internal/mcp/mcptest"
+	"tai/internal/mcp/wire"
 )
 
 // The tasks tests drive the scripted server's "tasks" script: a tool that
@@ -144,5 +146,16 @@ func TestTasks_OptionalRunsAsATaskWhereItMayGoToTheBackground(t *testing.T) {
 	}
 	if res, err := c.CallTool(WithDetach(ctx, time.Minute), "quick", nil); err != nil || res.Text() != "research done" {
 		t.Fatalf("a call that may go to the background: %+v %v", res, err)
+	}
+}
+
+// Over HTTP the Tasks extension's methods name their task in Mcp-Name.
+func TestTasksV2_RequestsNameTheTask(t *testing.T) {
+	for _, method := range []string{MethodTasksGet, MethodTasksUpdate, MethodTasksCancel} {
+		h := http.Header{}
+		(&httpTransport{}).setRequestHeaders(h, &wire.Message{Method: method, Params: json.RawMessage(`{"taskId":"t-9"}`)})
+		if h.Get(wire.HeaderName) != "t-9" || h.Get(wire.HeaderMethod) != method {
+			t.Errorf("%s headers %v", method, h)
+		}
 	}
 }

@@ -379,11 +379,12 @@ func TestTasksV2_ServedChat(t *testing.T) {
 	if !strings.Contains(string(disc.body), `"extensions":{"io.modelcontextprotocol/tasks":{}}`) {
 		t.Fatalf("server/discover: %s", disc.body)
 	}
+	var id string
 	req := func(method, params string) map[string]json.RawMessage {
 		t.Helper()
-		hdr := []string{}
+		hdr := []string{"Mcp-Name: " + id}
 		if method == "tools/call" {
-			hdr = append(hdr, "Mcp-Name: chat")
+			hdr = []string{"Mcp-Name: chat"}
 		}
 		m := h.modern(method, "{"+tasksMeta+params+"}", hdr...).msg(t)
 		if m.Error != nil {
@@ -394,7 +395,6 @@ func TestTasksV2_ServedChat(t *testing.T) {
 		return out
 	}
 	created := req("tools/call", `,"name":"chat","arguments":{"message":"paint it","session":"t"}`)
-	var id string
 	if string(created["resultType"]) != `"task"` || json.Unmarshal(created["taskId"], &id) != nil || id == "" || created["task"] != nil {
 		t.Fatalf("CreateTaskResult: %v", created)
 	}
@@ -426,7 +426,7 @@ func TestTasksV2_ServedChat(t *testing.T) {
 	if ack := req("tasks/cancel", fmt.Sprintf(`,"taskId":%q`, id)); string(ack["resultType"]) != `"complete"` || len(ack) != 1 {
 		t.Fatalf("tasks/cancel of an ended task: %v", ack)
 	}
-	m := h.modern("tasks/get", fmt.Sprintf(`{%s,"taskId":%q}`, modernMeta, id)).msg(t)
+	m := h.modern("tasks/get", fmt.Sprintf(`{%s,"taskId":%q}`, modernMeta, id), "Mcp-Name: "+id).msg(t)
 	if m.Error == nil || m.Error.Code != wire.CodeMissingCapability {
 		t.Fatalf("tasks/get without the extension: %+v", m)
 	}

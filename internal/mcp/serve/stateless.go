@@ -133,6 +133,12 @@ func routedName(m *wire.Message, call *wire.CallToolParams) routed {
 			return routed{"params.uri", p.URI, ok}
 		}
 		return routed{"params.name", p.Name, ok}
+	case wire.MethodTasksGet, wire.MethodTasksUpdate, wire.MethodTasksCancel:
+		var p struct {
+			TaskID string `json:"taskId"`
+		}
+		ok := decodeParams(m.Params, &p) == nil
+		return routed{"params.taskId", p.TaskID, ok}
 	}
 	return routed{}
 }
