@@ -231,14 +231,25 @@ func TestConformance_Requirements(t *testing.T) {
 			}
 		})
 	}
-	// Every check of server-stateless and of caching passes, one by one
-	// (the diagnostic tools server-stateless calls are fixtures of
-	// cmd/conformanceserver).
-	for _, scenario := range []string{"server-stateless", "caching"} {
+	// Every check of server-stateless, of caching and of the Tasks
+	// extension's scenarios (reported, never scored, so run with --force)
+	// passes, one by one, at least as many as each has (the diagnostic and
+	// task tools they call are fixtures of cmd/conformanceserver). The
+	// suite skips tasks-status-notifications itself (its harness awaits a
+	// rewrite for subscriptions/listen).
+	checks := map[string]int{"server-stateless": 4, "caching": 4,
+		"tasks-lifecycle": 9, "tasks-capability-negotiation": 5, "tasks-wire-fields": 4, "tasks-request-state-removal": 3,
+		"tasks-mrtr-input": 4, "tasks-request-headers": 5, "tasks-dispatch-and-envelope": 9, "tasks-required-task-error": 3,
+		"tasks-mrtr-composition": 2}
+	for scenario, least := range checks {
 		t.Run("checks/"+scenario, func(t *testing.T) {
 			dir := t.TempDir()
-			// It exits non-zero: some checks fail, as expected below.
-			conformanceRun(t, "conformance-next", "server", "--url", url, "--scenario", scenario, "--spec-version", "2026-07-28", "-o", dir)
+			args := []string{"server", "--url", url, "--scenario", scenario, "--spec-version", "2026-07-28", "-o", dir}
+			if strings.HasPrefix(scenario, "tasks-") {
+				args = append(args, "--force")
+			}
+			// It may exit non-zero: the checks are read one by one below.
+			conformanceRun(t, "conformance-next", args...)
 			files, _ := filepath.Glob(filepath.Join(dir, "*", "checks.json"))
 			if len(files) != 1 {
 				t.Fatalf("results: %v", files)
@@ -261,8 +272,8 @@ func TestConformance_Requirements(t *testing.T) {
 					t.Errorf("%s: %s %s", c.ID, c.Status, c.ErrorMessage)
 				}
 			}
-			if passed < 4 {
-				t.Errorf("only %d checks of %s passed", passed, scenario)
+			if passed < least {
+				t.Errorf("only %d checks of %s passed, of at least %d", passed, scenario, least)
 			}
 		})
 	}

@@ -59,7 +59,7 @@ func withAsker(ctx context.Context, c Call) context.Context {
 // action), never its text.
 func (c Call) ask(ctx context.Context, question string, choices []string) (answer string, err error) {
 	sess := c.session
-	if c.later == nil && (sess == nil || !sess.elicits || c.stream == nil) {
+	if !c.canAsk(wire.MethodElicit) {
 		return AnswerNobody, nil
 	}
 	start := time.Now()
@@ -82,12 +82,7 @@ func (c Call) ask(ctx context.Context, question string, choices []string) (answe
 		"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"answer": field},
 			"required": []string{"answer"}},
 	}
-	var raw json.RawMessage
-	if c.later != nil {
-		raw, err = c.later.ask(ctx, params)
-	} else {
-		raw, err = c.Elicit(ctx, params)
-	}
+	raw, err := c.Elicit(ctx, params)
 	if err != nil {
 		return "", fmt.Errorf("asking the MCP client: %w", err)
 	}
@@ -116,20 +111,99 @@ func (c Call) ask(ctx context.Context, question string, choices []string) (answe
 	return "", fmt.Errorf("the MCP client answered with action %q", wire.Printable(res.Action, 40))
 }
 
-// ErrCannotAsk is Elicit's error when the call's client cannot be asked.
-var ErrCannotAsk = errors.New("the MCP client declared no form elicitation, or takes no event stream, so it cannot be asked")
+// ErrCannotAsk is Elicit's and Ask's error when the call's client cannot
+// be asked.
+var ErrCannotAsk = errors.New("the MCP client cannot be asked this: it declared no such capability (form elicitation, sampling, roots), or the call has no way to reach it")
 
-// Elicit sends the call's client elicitation/create with params (a
-// message and a requestedSchema, as the specification gives them) on the
-// call's response stream, and returns the client's result ({action,
-// content?}) once the client POSTs it, or ctx's end. A client that
-// declared no form elicitation at initialize, or a call without an event
-// stream, is ErrCannotAsk, before anything is sent.
+// Elicit asks the call's client one elicitation/create with params (a
+// message and a requestedSchema, as the specification gives them) and
+// returns the client's result ({action, content?}), or ctx's end. In the
+// session era it goes on the call's response stream and the client POSTs
+// the answer; in a task, or a stateless chat turn, it is an input request
+// (Ask). A client that declared no form elicitation, or a call with no
+// way to reach it, is ErrCannotAsk, before anything is sent.
 func (c Call) Elicit(ctx context.Context, params any) (json.RawMessage, error) {
-	if c.session == nil || !c.session.elicits || c.stream == nil {
+	if !c.canAsk(wire.MethodElicit) {
 		return nil, ErrCannotAsk
 	}
+	if c.later != nil {
+		out, err := c.Ask(ctx, map[string]any{askKey: map[string]any{"method": wire.MethodElicit, "params": params}})
+		return out[askKey], err
+	}
 	return c.stream.request(ctx, c.session, wire.MethodElicit, params)
+}
+
+// Ask puts a round of questions to the call's client at once: requests
+// by key, each {method, params} of elicitation/create,
+// sampling/createMessage or roots/list. It returns every answer by key
+// once the client gave them all. In a task of the Tasks extension the
+// questions are the task's inputRequests, answered through tasks/update,
+// all at once or a few at a time; in a session-era call they go one by
+// one on its stream. A method the client did not declare, or a call with
+// no way to reach it, is ErrCannotAsk, before anything is sent.
+func (c Call) Ask(ctx context.Context, requests map[string]any) (map[string]json.RawMessage, error) {
+	raw := make(map[string]json.RawMessage, len(requests))
+	for k, r := range requests {
+		b, err := json.Marshal(r)
+		if err != nil {
+			return nil, err
+		}
+		var req struct {
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		if json.Unmarshal(b, &req) != nil || !c.canAsk(req.Method) {
+			return nil, ErrCannotAsk
+		}
+		raw[k] = b
+	}
+	if c.later != nil {
+		return c.later.ask(ctx, raw)
+	}
+	out := make(map[string]json.RawMessage, len(raw))
+	for k, b := range raw {
+		var req struct {
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		_ = json.Unmarshal(b, &req)
+		a, err := c.stream.request(ctx, c.session, req.Method, req.Params)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = a
+	}
+	return out, nil
+}
+
+// canAsk reports whether the call's client can be asked method: in the
+// session era, elicitation when the client declared it and the call has a
+// stream (or is a task, whose tasks/result has one); in the stateless
+// era, what the request's clientCapabilities declare, in a call that can
+// wait for the answer (a task, a chat turn).
+func (c Call) canAsk(method string) bool {
+	if c.session == nil {
+		return false
+	}
+	if !c.session.stateless {
+		return method == wire.MethodElicit && c.session.elicits && (c.stream != nil || c.later != nil)
+	}
+	if c.later == nil {
+		return false
+	}
+	var caps struct {
+		Elicitation, Sampling, Roots json.RawMessage
+	}
+	_ = json.Unmarshal(c.ClientCapabilities(), &caps)
+	switch method {
+	case wire.MethodElicit:
+		return elicitsForms(caps.Elicitation)
+	case wire.MethodSample:
+		return caps.Sampling != nil
+	case wire.MethodRootsList:
+		return caps.Roots != nil
+	}
+	return false
 }
 
 // askID is the prefix of the ids of tai's requests to a client; the

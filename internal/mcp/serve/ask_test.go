@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -331,7 +332,7 @@ func TestTasks_ServedChatRunsAsATask(t *testing.T) {
 // tasks/result says it was cancelled.
 func TestTasks_CancelStopsTheTask(t *testing.T) {
 	stopped := make(chan struct{})
-	tool := &Tool{Name: "wait", Description: "waits", InputSchema: json.RawMessage(`{"type":"object"}`), Tasks: true,
+	tool := &Tool{Name: "wait", Description: "waits", InputSchema: json.RawMessage(`{"type":"object"}`), TaskSupport: TaskOptional,
 		Run: func(ctx context.Context, c Call) (*wire.CallToolResult, error) {
 			<-ctx.Done()
 			close(stopped)
@@ -462,5 +463,99 @@ func TestTasks_ServedTaskAsksOnTasksResult(t *testing.T) {
 	msgs := host.model.Requests()[1].Messages
 	if last := msgs[len(msgs)-1]; last.Content != "blue" {
 		t.Errorf("the agent got %+v", last)
+	}
+}
+
+// Any served tool may run as a task of the Tasks extension: one that
+// requires it is -32021 for a client without the extension (and -32601
+// for a session-era call without params.task); its Prepare gathers input
+// by the multi round-trip before the task exists; inside the task, Ask
+// puts two questions at once, which the client may answer one at a time.
+func TestTasksV2_ToolAsksTwoAtOnce(t *testing.T) {
+	tool := &Tool{Name: "pair", Description: "asks twice", InputSchema: json.RawMessage(`{"type":"object"}`), TaskSupport: TaskRequired,
+		Prepare: func(ctx context.Context, c Call) error {
+			if _, ok := c.InputResponses()["who"]; ok {
+				return nil
+			}
+			return c.NeedInput(map[string]any{"who": map[string]any{"method": wire.MethodElicit, "params": map[string]any{"message": "who?"}}}, "")
+		},
+		Run: func(ctx context.Context, c Call) (*wire.CallToolResult, error) {
+			q := map[string]any{"method": wire.MethodElicit, "params": map[string]any{"message": "yes?", "requestedSchema": map[string]any{"type": "object"}}}
+			got, err := c.Ask(ctx, map[string]any{"a": q, "b": q})
+			if err != nil {
+				return nil, err
+			}
+			return TextResult(fmt.Sprintf("who=%s a=%s b=%s", c.InputResponses()["who"], got["a"], got["b"]), false), nil
+		}}
+	h := start(t, Options{Tools: []*Tool{tool}})
+	m := h.modern("tools/call", `{`+modernMeta+`,"name":"pair"}`, "Mcp-Name: pair").msg(t)
+	if m.Error == nil || m.Error.Code != wire.CodeMissingCapability || !strings.Contains(string(m.Error.Data), `"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}`) {
+		t.Fatalf("a required task without the extension: %+v", m)
+	}
+	sess := h.open()
+	if _, e := h.rpcError(sess, "tools/call", map[string]any{"name": "pair"}); e.Code != wire.CodeMethodNotFound {
+		t.Errorf("a session-era call of a required task without params.task: %+v", e)
+	}
+	var id string
+	req := func(method, params string) map[string]json.RawMessage {
+		t.Helper()
+		hdr := "Mcp-Name: " + id
+		if method == "tools/call" {
+			hdr = "Mcp-Name: pair"
+		}
+		m := h.modern(method, "{"+tasksMeta+params+"}", hdr).msg(t)
+		if m.Error != nil {
+			t.Fatalf("%s: %+v", method, m.Error)
+		}
+		var out map[string]json.RawMessage
+		json.Unmarshal(m.Result, &out)
+		return out
+	}
+	first := req("tools/call", `,"name":"pair"`)
+	if string(first["resultType"]) != `"input_required"` || first["taskId"] != nil || !strings.Contains(string(first["inputRequests"]), `"who"`) {
+		t.Fatalf("the multi round-trip before the task: %v", first)
+	}
+	created := req("tools/call", `,"name":"pair","inputResponses":{"who":{"action":"accept","content":{"name":"Ann"}}}`)
+	if string(created["resultType"]) != `"task"` || json.Unmarshal(created["taskId"], &id) != nil || created["requestState"] != nil {
+		t.Fatalf("CreateTaskResult: %v", created)
+	}
+	keys := func(got map[string]json.RawMessage) []string {
+		var reqs map[string]json.RawMessage
+		json.Unmarshal(got["inputRequests"], &reqs)
+		var out []string
+		for k := range reqs {
+			out = append(out, k)
+		}
+		sort.Strings(out)
+		return out
+	}
+	deadline := time.Now().Add(time.Minute)
+	got := req("tasks/get", fmt.Sprintf(`,"taskId":%q`, id))
+	for string(got["status"]) != `"input_required"` {
+		if time.Now().After(deadline) {
+			t.Fatalf("never input_required: %v", got)
+		}
+		time.Sleep(10 * time.Millisecond) // a client's polling interval
+		got = req("tasks/get", fmt.Sprintf(`,"taskId":%q`, id))
+	}
+	if k := keys(got); len(k) != 2 || k[0] != "a" || k[1] != "b" {
+		t.Fatalf("both questions at once: %v", got)
+	}
+	req("tasks/update", fmt.Sprintf(`,"taskId":%q,"inputResponses":{"a":{"action":"accept","content":{"n":1}},"zzz":{}}`, id))
+	got = req("tasks/get", fmt.Sprintf(`,"taskId":%q`, id))
+	if k := keys(got); string(got["status"]) != `"input_required"` || len(k) != 1 || k[0] != "b" {
+		t.Fatalf("after answering one: %v", got)
+	}
+	req("tasks/update", fmt.Sprintf(`,"taskId":%q,"inputResponses":{"b":{"action":"decline"}}`, id))
+	for string(got["status"]) != `"completed"` {
+		if time.Now().After(deadline) {
+			t.Fatalf("never completed: %v", got)
+		}
+		time.Sleep(10 * time.Millisecond) // a client's polling interval
+		got = req("tasks/get", fmt.Sprintf(`,"taskId":%q`, id))
+	}
+	want := `who={\"action\":\"accept\",\"content\":{\"name\":\"Ann\"}} a={\"action\":\"accept\",\"content\":{\"n\":1}} b={\"action\":\"decline\"}`
+	if !strings.Contains(string(got["result"]), want) {
+		t.Fatalf("the result: %s", got["result"])
 	}
 }

@@ -27,20 +27,66 @@ import (
 // answers within MCP_CHAT_TIMEOUT ends, its conversation keeping the
 // steps it completed.
 
-// askKey names the one input request of a chat's question.
+// askKey names the input request of a question asked alone (Call.Elicit:
+// a chat's ask_user).
 const askKey = "ask"
 
-// laterTurn is a stateless chat turn that runs on its own goroutine,
-// outliving the request that started it, while it waits for answers.
+// laterTurn is a stateless chat turn, or a task, that runs on its own
+// goroutine, outliving the request that started it, while it waits for
+// answers.
 type laterTurn struct {
 	questions chan *laterQuestion
 	done      chan laterOutcome
 	cancel    context.CancelFunc
 }
 
+// laterQuestion is one round of questions: input requests by key, which
+// the client may answer all at once or a few at a time (tasks/update).
 type laterQuestion struct {
-	params json.RawMessage // elicitation/create's
-	reply  chan json.RawMessage
+	requests map[string]json.RawMessage // key → {method, params}
+	reply    chan map[string]json.RawMessage
+
+	mu      sync.Mutex
+	answers map[string]json.RawMessage
+	sent    bool
+}
+
+// take keeps the answers in to q's open requests (other keys are
+// ignored) and reports whether that answered the last of them: q.reply
+// then has every answer, once.
+func (q *laterQuestion) take(in map[string]json.RawMessage) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.sent {
+		return false
+	}
+	if q.answers == nil {
+		q.answers = map[string]json.RawMessage{}
+	}
+	for k, v := range in {
+		if _, ok := q.requests[k]; ok {
+			q.answers[k] = v
+		}
+	}
+	if len(q.answers) < len(q.requests) {
+		return false
+	}
+	q.sent = true
+	q.reply <- q.answers
+	return true
+}
+
+// open is q's requests still without an answer.
+func (q *laterQuestion) open() map[string]json.RawMessage {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	out := make(map[string]json.RawMessage, len(q.requests))
+	for k, r := range q.requests {
+		if _, ok := q.answers[k]; !ok {
+			out[k] = r
+		}
+	}
+	return out
 }
 
 type laterOutcome struct {
@@ -48,13 +94,10 @@ type laterOutcome struct {
 	err error
 }
 
-// ask puts a question to the client through the turn's next answer.
-func (t *laterTurn) ask(ctx context.Context, params any) (json.RawMessage, error) {
-	p, err := json.Marshal(params)
-	if err != nil {
-		return nil, err
-	}
-	q := &laterQuestion{params: p, reply: make(chan json.RawMessage, 1)}
+// ask puts a round of questions (key → {method, params}) to the client
+// through the turn's next answer, and returns the answers by key.
+func (t *laterTurn) ask(ctx context.Context, requests map[string]json.RawMessage) (map[string]json.RawMessage, error) {
+	q := &laterQuestion{requests: requests, reply: make(chan map[string]json.RawMessage, 1)}
 	select {
 	case t.questions <- q:
 	case <-ctx.Done():
@@ -166,12 +209,10 @@ func (s *Server) laterChat(ctx context.Context, name string, in chatArgs, c Call
 		if pt == nil {
 			return nil, invalidParams("chat: %s", why)
 		}
-		answer, ok := mr.InputResponses[askKey]
-		if !ok {
-			// Asked again: the client's retry lacks the answer.
-			return nil, &inputRequired{requests: askRequests(pt.q), state: s.parked.park(pt.turn, pt.q, s.opts.ChatTimeout)}
+		if !pt.q.take(mr.InputResponses) {
+			// Asked again: the client's retry lacks some answers.
+			return nil, &inputRequired{requests: pt.q.open(), state: s.parked.park(pt.turn, pt.q, s.opts.ChatTimeout)}
 		}
-		pt.q.reply <- answer
 		return s.awaitTurn(ctx, pt.turn)
 	}
 	t := &laterTurn{questions: make(chan *laterQuestion), done: make(chan laterOutcome, 1)}
@@ -179,7 +220,7 @@ func (s *Server) laterChat(ctx context.Context, name string, in chatArgs, c Call
 	t.cancel = cancel
 	go func() {
 		defer cancel()
-		res, err := s.storedChat(withAsker(tctx, Call{Args: c.Args, ID: c.ID, session: c.session, later: t}), name, in, c)
+		res, err := s.storedChat(withAsker(tctx, Call{Args: c.Args, ID: c.ID, session: c.session, params: c.params, later: t}), name, in, c)
 		t.done <- laterOutcome{res, err}
 	}()
 	return s.awaitTurn(ctx, t)
@@ -192,17 +233,12 @@ func (s *Server) awaitTurn(ctx context.Context, t *laterTurn) (*wire.CallToolRes
 	case out := <-t.done:
 		return out.res, out.err
 	case q := <-t.questions:
-		return nil, &inputRequired{requests: askRequests(q), state: s.parked.park(t, q, s.opts.ChatTimeout)}
+		return nil, &inputRequired{requests: q.open(), state: s.parked.park(t, q, s.opts.ChatTimeout)}
 	case <-ctx.Done():
 		t.cancel()
 		out := <-t.done
 		return out.res, out.err
 	}
-}
-
-func askRequests(q *laterQuestion) map[string]json.RawMessage {
-	req, _ := json.Marshal(map[string]any{"method": wire.MethodElicit, "params": q.params})
-	return map[string]json.RawMessage{askKey: req}
 }
 
 // statelessElicits reads whether a stateless-era request's client

@@ -35,8 +35,8 @@ func Chat() *Tool {
 			`"profile":{"type":"string","minLength":1,"maxLength":128,"description":"tai profile of a new conversation (default: the server's)"},` +
 			`"max_steps":{"type":"integer","minimum":1,"maximum":200,"description":"cap on model calls this turn"}},` +
 			`"required":["message"],"additionalProperties":false}`),
-		Run:   audited(ChatName, runChat),
-		Tasks: true,
+		Run:         audited(ChatName, runChat),
+		TaskSupport: TaskOptional,
 	}
 }
 

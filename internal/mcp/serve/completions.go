@@ -29,8 +29,8 @@ func Completions() *Tool {
 			`"content":{"type":"string"}},` +
 			`"required":["role","content"],"additionalProperties":false}}},` +
 			`"required":["messages"],"additionalProperties":false}`),
-		Run:   audited(CompletionsName, runCompletions),
-		Tasks: true,
+		Run:         audited(CompletionsName, runCompletions),
+		TaskSupport: TaskOptional,
 	}
 }
 

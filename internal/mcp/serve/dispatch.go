@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"time"
 
 	"tai/internal/mcp/wire"
 )
@@ -144,23 +145,43 @@ func (s *Server) callWith(w http.ResponseWriter, r *http.Request, sess *Session,
 		writeWireError(w, m.ID, invalidParams("%s: %v", t.Name, err))
 		return
 	}
-	if sess == s.stateless && t.Tasks && declaresTasks(m.Params) {
-		s.startTaskV2(w, m, t, Call{Args: args, ID: m.ID, session: sess, params: m.Params})
-		return
-	}
-	if sess != s.stateless {
-		asTask, ttl, werr := taskParams(m.Params)
+	call := Call{Args: args, ID: m.ID, session: sess, params: m.Params}
+	asTask, ttl := false, time.Duration(0)
+	if sess == s.stateless {
+		// The Tasks extension: the server decides, for a client that
+		// declared it; a legacy params.task changes nothing.
+		ext := declaresTasks(m.Params)
+		if t.TaskSupport == TaskRequired && !ext {
+			writeWireError(w, m.ID, missingTasksExtension(t.Name+" runs only as a task"))
+			return
+		}
+		asTask = t.TaskSupport != "" && ext
+	} else {
+		var werr *wire.Error
+		asTask, ttl, werr = taskParams(m.Params)
 		switch {
 		case werr != nil:
 			writeWireError(w, m.ID, werr)
 			return
-		case asTask && !t.Tasks:
+		case asTask && t.TaskSupport == "":
 			writeWireError(w, m.ID, invalidParams("%s does not run as a task (its execution.taskSupport is not set); call it without params.task", t.Name))
 			return
-		case asTask:
-			s.startTask(w, sess, m, t, Call{Args: args, ID: m.ID, session: sess, params: m.Params}, ttl)
+		case !asTask && t.TaskSupport == TaskRequired:
+			writeWireError(w, m.ID, &wire.Error{Code: wire.CodeMethodNotFound,
+				Message: t.Name + " runs only as a task (its execution.taskSupport is required): call it with params.task"})
 			return
 		}
+	}
+	if t.Prepare != nil && !s.prepare(r.Context(), w, m.ID, t, call) {
+		return
+	}
+	switch {
+	case asTask && sess == s.stateless:
+		s.startTaskV2(w, m, t, call)
+		return
+	case asTask:
+		s.startTask(w, sess, m, t, call, ttl)
+		return
 	}
 	ctx := r.Context()
 	stop, ok := ctx.Value(connKey{}).(io.Closer)
@@ -173,7 +194,8 @@ func (s *Server) callWith(w http.ResponseWriter, r *http.Request, sess *Session,
 	sess.track(m.ID, stop)
 	defer sess.untrack(m.ID)
 	st, _ := w.(*stream)
-	res, err := s.run(ctx, t, Call{Args: args, ID: m.ID, session: sess, stream: st, params: m.Params})
+	call.stream = st
+	res, err := s.run(ctx, t, call)
 	var ir *inputRequired
 	if errors.As(err, &ir) {
 		writeInputRequired(w, m.ID, ir)
@@ -188,6 +210,31 @@ func (s *Server) callWith(w http.ResponseWriter, r *http.Request, sess *Session,
 		return
 	}
 	writeToolResult(w, m.ID, t.Name, res, s.tail(sess))
+}
+
+// prepare runs t's Prepare for call and reports whether the call goes
+// on; when not, it answered (input_required, or the error).
+func (s *Server) prepare(ctx context.Context, w http.ResponseWriter, id wire.ID, t *Tool, call Call) (ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			writeError(w, http.StatusOK, id, wire.CodeInternalError, fmt.Sprintf("internal error: %s failed (a bug in tai): %v", t.Name, p))
+			ok = false
+		}
+	}()
+	err := t.Prepare(ctx, call)
+	var ir *inputRequired
+	var we *wire.Error
+	switch {
+	case err == nil:
+		return true
+	case errors.As(err, &ir):
+		writeInputRequired(w, id, ir)
+	case errors.As(err, &we):
+		writeWireError(w, id, we)
+	default:
+		writeWireError(w, id, &wire.Error{Code: wire.CodeInternalError, Message: "internal error: " + err.Error()})
+	}
+	return false
 }
 
 // tail is what a result ends with in the session's era: nothing in the

@@ -38,7 +38,7 @@ func (s *Server) handles(method string, era wire.Era) bool {
 // servesTasks reports whether a served tool may run as a task.
 func (s *Server) servesTasks() bool {
 	for _, t := range s.opts.Tools {
-		if t.Tasks {
+		if t.TaskSupport != "" {
 			return true
 		}
 	}

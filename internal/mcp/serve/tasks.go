@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"sort"
@@ -15,7 +16,7 @@ import (
 )
 
 // Tasks (the 2025-11-25 revision's, the session era): a client may call a
-// tool that allows it (Tool.Tasks: chat and completions) with
+// tool that allows it (Tool.TaskSupport: chat and completions) with
 // params.task, and gets a task at once instead of waiting for the turn.
 // The tool runs on its own goroutine, bounded by MCP_CHAT_TIMEOUT and the
 // session's life, not by the request; the client polls tasks/get, fetches
@@ -260,20 +261,32 @@ func (s *Server) awaitAsking(w http.ResponseWriter, r *http.Request, sess *Sessi
 			t.mu.Lock()
 			t.status, t.updated = "input_required", s.opts.Now()
 			t.mu.Unlock()
-			params := q.params
-			if with, err := wire.WithMeta(q.params, []byte(`{"io.modelcontextprotocol/related-task":{"taskId":"`+t.id+`"}}`)); err == nil {
-				params = with
-			}
-			answer, err := asker.Elicit(r.Context(), params)
-			if err != nil {
-				answer = json.RawMessage(`{"action":"cancel"}`) // the turn is told the question was dismissed
+			answers := map[string]json.RawMessage{}
+			for k, raw := range q.open() {
+				var req struct {
+					Method string          `json:"method"`
+					Params json.RawMessage `json:"params"`
+				}
+				_ = json.Unmarshal(raw, &req)
+				params := req.Params
+				if with, err := wire.WithMeta(req.Params, []byte(`{"io.modelcontextprotocol/related-task":{"taskId":"`+t.id+`"}}`)); err == nil {
+					params = with
+				}
+				answer, err := json.RawMessage(nil), errors.New("no event stream to ask on")
+				if asker.stream != nil {
+					answer, err = asker.stream.request(r.Context(), sess, req.Method, params)
+				}
+				if err != nil {
+					answer = json.RawMessage(`{"action":"cancel"}`) // the turn is told the question was dismissed
+				}
+				answers[k] = answer
 			}
 			t.mu.Lock()
 			if t.status == "input_required" {
 				t.status, t.updated = "working", s.opts.Now()
 			}
 			t.mu.Unlock()
-			q.reply <- answer
+			q.take(answers)
 		}
 	}
 }

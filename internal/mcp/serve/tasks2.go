@@ -14,16 +14,17 @@ import (
 
 // The 2026-07-28 Tasks extension (SEP-2663), the stateless era: a client
 // that declares io.modelcontextprotocol/tasks in a request's
-// clientCapabilities extensions gets a task for a tools/call of chat or
-// completions, at once (a CreateTaskResult: resultType "task" and the
-// task's fields at the top level). tasks/get tells the task, with the
-// result inlined once completed (a tool that reported an error is still
-// completed, with isError; failed is kept for a tool that could not run,
-// its error inlined), and with inputRequests while the turn waits for
-// its person (ask_user: the "ask" elicitation/create); tasks/update
-// delivers the answers; tasks/cancel stops it. Tasks live in this
-// process, at most MaxTasks running and MaxTasksKept ended, each until
-// its ttlMs passes. See docs/mcp.md, "Served tasks".
+// clientCapabilities extensions gets a task for a tools/call of any tool
+// with a TaskSupport (chat, completions), at once (a CreateTaskResult:
+// resultType "task" and the task's fields at the top level), once the
+// tool's Prepare, if any, has its input. tasks/get tells the task, with
+// the result inlined once completed (a tool that reported an error is
+// still completed, with isError; failed is kept for a tool that could not
+// run, its error inlined), and with inputRequests while the tool waits
+// for its client (Call.Ask, Call.Elicit: a chat's ask_user); tasks/update
+// delivers answers, some or all; tasks/cancel stops it. Tasks live in
+// this process, at most MaxTasks running and MaxTasksKept ended, each
+// until its ttlMs passes. See docs/mcp.md, "Served tasks".
 
 // tasksExtension names the extension in capabilities.
 const tasksExtension = "io.modelcontextprotocol/tasks"
@@ -60,6 +61,14 @@ func declaresTasks(params json.RawMessage) bool {
 	return ok
 }
 
+// missingTasksExtension is -32021 for a request that needs the client to
+// declare the extension; what says why.
+func missingTasksExtension(what string) *wire.Error {
+	data, _ := json.Marshal(map[string]any{"requiredCapabilities": map[string]any{"extensions": map[string]any{tasksExtension: map[string]any{}}}})
+	return &wire.Error{Code: wire.CodeMissingCapability,
+		Message: what + ": declare " + tasksExtension + " in _meta clientCapabilities.extensions", Data: data}
+}
+
 // startTaskV2 runs call of t as a task and answers with it.
 func (s *Server) startTaskV2(w http.ResponseWriter, m *wire.Message, t *Tool, c Call) {
 	var b [16]byte
@@ -78,10 +87,8 @@ func (s *Server) startTaskV2(w http.ResponseWriter, m *wire.Message, t *Tool, c 
 		return
 	}
 	c.stream = nil
-	if statelessElicits(c.params) {
-		c.later = task.later // the turn may ask its person through the task
-	}
-	go func() { // the turn's questions make the task input_required
+	c.later = task.later // the tool may ask its client through the task (Call.Ask)
+	go func() {          // the turn's questions make the task input_required
 		for {
 			select {
 			case q := <-task.later.questions:
@@ -136,7 +143,7 @@ func (t *v2Task) detailed() map[string]any {
 		}
 		out["error"] = we
 	case t.status == "input_required" && t.pending != nil:
-		out["inputRequests"] = askRequests(t.pending)
+		out["inputRequests"] = t.pending.open()
 	}
 	return out
 }
@@ -202,16 +209,18 @@ func (v *v2Tasks) stop() {
 // extension.
 func (s *Server) tasksV2(w http.ResponseWriter, m *wire.Message) {
 	if !declaresTasks(m.Params) {
-		data, _ := json.Marshal(map[string]any{"requiredCapabilities": map[string]any{"extensions": map[string]any{tasksExtension: map[string]any{}}}})
-		writeWireError(w, m.ID, &wire.Error{Code: wire.CodeMissingCapability,
-			Message: m.Method + " belongs to the Tasks extension: declare " + tasksExtension + " in clientCapabilities.extensions", Data: data})
+		writeWireError(w, m.ID, missingTasksExtension(m.Method+" belongs to the Tasks extension"))
 		return
 	}
 	var p struct {
 		TaskID         string                     `json:"taskId"`
 		InputResponses map[string]json.RawMessage `json:"inputResponses"`
 	}
-	if err := decodeParams(m.Params, &p); err != nil || p.TaskID == "" {
+	if err := decodeParams(m.Params, &p); err != nil {
+		writeWireError(w, m.ID, invalidParams("%s: %v (params.taskId is a string; params.inputResponses an object of answers by key)", m.Method, err))
+		return
+	}
+	if p.TaskID == "" {
 		writeWireError(w, m.ID, invalidParams("%s needs params.taskId", m.Method))
 		return
 	}
@@ -236,13 +245,13 @@ func (s *Server) tasksV2(w http.ResponseWriter, m *wire.Message) {
 	case wire.MethodTasksUpdate:
 		t.mu.Lock()
 		q := t.pending
-		answer, ok := p.InputResponses[askKey]
-		if q != nil && ok {
-			t.pending, t.status, t.updated = nil, "working", s.opts.Now()
-		}
 		t.mu.Unlock()
-		if q != nil && ok {
-			q.reply <- answer
+		if q != nil && q.take(p.InputResponses) {
+			t.mu.Lock()
+			if t.pending == q { // not yet replaced by the tool's next round
+				t.pending, t.status, t.updated = nil, "working", s.opts.Now()
+			}
+			t.mu.Unlock()
 		}
 		writeResult(w, m.ID, ack)
 	}

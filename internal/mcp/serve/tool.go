@@ -21,9 +21,18 @@ type Tool struct {
 	// failed returns a result with IsError; a returned *wire.Error is sent
 	// as that JSON-RPC error, and any other error as -32603.
 	Run func(ctx context.Context, call Call) (*wire.CallToolResult, error)
-	// Tasks lets a session-era client call the tool as a task
-	// (execution.taskSupport "optional"; see tasks.go).
-	Tasks bool
+	// TaskSupport says whether a call may run as a task (its
+	// execution.taskSupport): "" never; TaskOptional when a session-era
+	// client asks (params.task) or a client declares the Tasks extension;
+	// TaskRequired always, and a client that cannot is refused (-32601
+	// in the session era, -32021 in the stateless one). See tasks.go and
+	// tasks2.go.
+	TaskSupport string
+	// Prepare, when set, runs before a call starts, on the request: a
+	// tool that gathers its input first (a stateless-era NeedInput, the
+	// multi round-trip) answers input_required from here, and the call
+	// becomes a task only once Prepare returns nil.
+	Prepare func(ctx context.Context, call Call) error
 
 	schema *schema.Schema
 	// selfChecked marks a tool whose Run validates its own arguments
@@ -31,6 +40,12 @@ type Tool struct {
 	// sent, so a call is validated once.
 	selfChecked bool
 }
+
+// The values of Tool.TaskSupport besides "".
+const (
+	TaskOptional = "optional"
+	TaskRequired = "required"
+)
 
 // Call is one tools/call in a session.
 type Call struct {
@@ -136,8 +151,8 @@ func listing(ts []*Tool, era wire.Era) ([]byte, error) {
 	}{Tools: make([]entry, 0, len(ts))}
 	for _, t := range ts {
 		e := entry{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}
-		if t.Tasks {
-			e.Execution = &execution{TaskSupport: "optional"}
+		if t.TaskSupport != "" {
+			e.Execution = &execution{TaskSupport: t.TaskSupport}
 		}
 		out.Tools = append(out.Tools, e)
 	}

@@ -20,7 +20,7 @@ const (
 )
 
 func fixtures() []*serve.Tool {
-	return append(inputFixtures(), []*serve.Tool{
+	return append(append(inputFixtures(), taskFixtures()...), []*serve.Tool{
 		fixed("test_simple_text", "Returns simple text content.", false,
 			`{"type":"text","text":"This is a simple text response for testing."}`),
 		fixed("test_image_content", "Returns image content.", false,
