@@ -127,7 +127,7 @@ func TestConformance_ClientAuth(t *testing.T) {
 		"auth": {"auth/metadata-default", "auth/metadata-var1", "auth/metadata-var2", "auth/metadata-var3",
 			"auth/scope-from-www-authenticate", "auth/scope-from-scopes-supported", "auth/scope-omitted-when-undefined",
 			"auth/scope-step-up", "auth/scope-retry-limit", "auth/token-endpoint-auth-none",
-			"auth/token-endpoint-auth-basic", "auth/token-endpoint-auth-post"},
+			"auth/token-endpoint-auth-basic", "auth/token-endpoint-auth-post", "auth/basic-cimd", "auth/pre-registration"},
 		"backcompat": {"auth/2025-03-26-oauth-metadata-backcompat", "auth/2025-03-26-oauth-endpoint-fallback"},
 		"draft":      {"auth/resource-mismatch", "auth/offline-access-scope", "auth/offline-access-not-supported"},
 		"extensions": nil,
@@ -228,6 +228,17 @@ func TestConformance_Requirements(t *testing.T) {
 				"--expected-failures", baseline, "--timeout", "10000")
 			if !strings.Contains(got, "Baseline check passed") {
 				t.Fatalf("client, requirements %s:\n%s", rev, got)
+			}
+			if rev != "2026-07-28" {
+				return
+			}
+			// The 2026 authorization scenarios each ran, and passed.
+			for _, sc := range []string{"auth/basic-cimd", "auth/pre-registration", "auth/authorization-server-migration",
+				"auth/iss-supported-missing", "auth/iss-wrong-issuer", "auth/iss-unexpected", "auth/iss-normalized",
+				"auth/metadata-issuer-mismatch", "auth/resource-mismatch", "auth/offline-access-scope", "auth/offline-access-not-supported"} {
+				if !regexp.MustCompile(`(?m)^✓ ` + regexp.QuoteMeta(sc) + `: \d+ passed, 0 failed`).MatchString(got) {
+					t.Errorf("scenario %s did not pass:\n%s", sc, got)
+				}
 			}
 		})
 	}

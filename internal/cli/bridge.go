@@ -6,13 +6,14 @@ import (
 
 	"tai/internal/agent"
 	"tai/internal/mcp/bridge"
+	"tai/internal/profile"
 	"tai/internal/tools"
 )
 
 // newBridge builds the MCP bridge of a profile for this invocation.
-func (a *App) newBridge(profile string, approver *agent.Approver) *bridge.Bridge {
+func (a *App) newBridge(name string, approver *agent.Approver) *bridge.Bridge {
 	dir, _ := os.Getwd()
-	b := &bridge.Bridge{Store: a.store, Profile: profile, Dir: dir,
+	b := &bridge.Bridge{Store: a.store, Profile: name, Dir: dir,
 		LookupEnv: func(name string) (string, bool) {
 			v := a.Getenv(name)
 			return v, v != ""
@@ -21,6 +22,9 @@ func (a *App) newBridge(profile string, approver *agent.Approver) *bridge.Bridge
 		Notice:           agentNotices(a),
 		Progress:         a.Stderr,
 		ProgressTerminal: a.IsTerminal(a.Stderr),
+	}
+	if cfg, err := profile.Resolve(context.Background(), a.store, name, a.Getenv, profile.Flags{}); err == nil {
+		b.ClientMetadataURL = cfg.Get(profile.KeyOAuthClientMetadataURL)
 	}
 	// Every bridge answers elicitations, so every server is told the same
 	// capabilities (and lists the same tools) whoever starts it; with

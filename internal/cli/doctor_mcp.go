@@ -10,6 +10,7 @@ import (
 
 	"tai/internal/mcp/bridge"
 	"tai/internal/mcp/config"
+	"tai/internal/mcp/oauth"
 )
 
 // doctorMCP checks every registered server: its launch resolves (command
@@ -25,10 +26,10 @@ func (a *App) doctorMCP(ctx context.Context, o doctorOptions) []finding {
 	if err != nil {
 		return []finding{findFail("mcp", "servers", err.Error(), "")}
 	}
+	fs := []finding{clientDocumentFinding(b.ClientMetadataURL)}
 	if len(list) == 0 {
-		return []finding{findOK("mcp", "servers", "none registered (tai mcp add)")}
+		return append(fs, findOK("mcp", "servers", "none registered (tai mcp add)"))
 	}
-	var fs []finding
 	for _, s := range list {
 		fs = append(fs, a.doctorServer(ctx, b, s, o)...)
 	}
@@ -67,6 +68,22 @@ func (a *App) doctorServer(ctx context.Context, b *bridge.Bridge, s bridge.Serve
 		fs = append(fs, handshakeFinding(ctx, b, name, o.timeout))
 	}
 	return fs
+}
+
+// clientDocumentFinding reports tai's OAuth client metadata document: the
+// URL logins give as tai's client_id where an authorization server takes
+// one, or how to set it while it is unset.
+func clientDocumentFinding(u string) finding {
+	const check = "oauth client document"
+	switch {
+	case u == "":
+		f := findOK("mcp", check, "not set: logins register dynamically, or use a client you give (--client-id), where a server takes client ID metadata documents too")
+		f.Fix = "to be known by a document instead: serve docs/oauth-client.json at an https URL, then tai config set oauth_client_metadata_url URL (or TAI_OAUTH_CLIENT_METADATA_URL)"
+		return f
+	case oauth.CheckClientMetadataURL(u) != nil:
+		return findFail("mcp", check, oauth.CheckClientMetadataURL(u).Error(), "tai config set oauth_client_metadata_url https://HOST/PATH/oauth-client.json")
+	}
+	return findOK("mcp", check, "logins give "+u+" as tai's client_id where the authorization server takes client ID metadata documents")
 }
 
 // unresolvedFix says how to give each missing variable a value.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -89,6 +90,7 @@ type yesNoer interface {
 func newMCPAddCmd(a *App) *cobra.Command {
 	var name, pins string
 	var enable bool
+	var oc clientFlags
 	cmd := &cobra.Command{
 		Use:   "add [--name NAME] SOURCE | NAME -- COMMAND [ARGS…]",
 		Short: "Register MCP servers from a pasted config, a URL, a GitHub link or a command",
@@ -104,11 +106,18 @@ as a stdio server. tai shows what will run and asks before connecting.`,
   pbpaste | tai mcp add -`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
+			if oc.secretStdin && (len(args) == 0 || args[0] == "-") {
+				return usageError("--client-secret-stdin reads the secret from stdin: give SOURCE as the argument, not on stdin")
+			}
+			client, err := oc.read(bufio.NewReader(a.Stdin))
+			if err != nil {
+				return err
+			}
 			req, err := a.addRequest(cmd, args, name)
 			if err != nil {
 				return err
 			}
-			req.Enable, req.PinPolicy = enable, pins
+			req.Enable, req.PinPolicy, req.OAuth = enable, pins, client
 			b, ap, err := a.mcpSetup(ctx)
 			if err != nil {
 				return err
@@ -132,6 +141,7 @@ as a stdio server. tai shows what will run and asks before connecting.`,
 	cmd.Flags().StringVar(&name, "name", "", "name for the server; with a paste of several, the ones to add (comma-separated)")
 	cmd.Flags().BoolVar(&enable, "enable", false, "enable the server for the profile without asking")
 	cmd.Flags().StringVar(&pins, "pins", "", "pin policy: strict (default: a changed tool is withheld until approved) or notify (accepted, with a notice)")
+	oc.register(cmd)
 	return cmd
 }
 

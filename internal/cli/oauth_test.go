@@ -30,19 +30,28 @@ func browse() {
 // cmdFakeAuth starts a fake authorization server in front of a protected
 // MCP server in the test process and sets MCPURL to it:
 //
-//	fakeauth [open|stepup]
+//	fakeauth [open|stepup|preregistered|cimd]
 //
 // open serves without a token; stepup lets initialize through, wants
-// mcp:basic for tools/list and mcp:write as well for tools/call.
+// mcp:basic for tools/list and mcp:write as well for tools/call;
+// preregistered offers no registration but knows the client console-app
+// with the secret in $CLIENT_SECRET (sent with client_secret_basic), and
+// names itself on redirects (RFC 9207 iss); cimd offers no registration
+// but takes client ID metadata documents.
 func cmdFakeAuth(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) > 1 {
-		ts.Fatalf("usage: fakeauth [open|stepup]")
+		ts.Fatalf("usage: fakeauth [open|stepup|preregistered|cimd]")
 	}
 	fake := &oauthtest.Server{AccessLifetime: 3600e9}
 	if len(args) == 1 {
 		switch args[0] {
 		case "open":
 			fake.Open = true
+		case "preregistered":
+			fake.NoRegistration, fake.ClientID, fake.ClientSecret, fake.ClientAuth = true, "console-app", ts.Getenv("CLIENT_SECRET"), "client_secret_basic"
+			fake.IssSupported, fake.Iss = true, "issuer"
+		case "cimd":
+			fake.NoRegistration, fake.MetadataDocuments = true, true
 		case "stepup":
 			fake.OpenInitialize, fake.ChallengeScope = true, "mcp:basic"
 			fake.Require = map[string][]string{"tools/list": {"mcp:basic"}, "tools/call": {"mcp:basic", "mcp:write"}}

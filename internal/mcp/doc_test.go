@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"tai/internal/catalog"
+	"tai/internal/mcp/bridge"
 	"tai/internal/mcp/oauth"
 	"tai/internal/mcp/serve"
 	"tai/internal/mcp/wire"
@@ -299,15 +300,22 @@ func TestDoc_AgentToolsMatchRegistry(t *testing.T) {
 // every key of the access secret's meta.
 func TestDoc_OAuthSecretsMatchCode(t *testing.T) {
 	text := section(t, readDoc(t), "OAuth")
-	want := append([]string{oauth.ClientName}, oauth.SecretNames("SERVER")...)
-	want = append(want, oauth.AccessMeta...)
+	// The names a login is kept under by URL, as the section writes them.
+	keyed := []string{"mcp-oauth-HOST-DIGEST-access"}
+	for _, n := range oauth.LoginNames("http://host.example/mcp") {
+		if !regexp.MustCompile(`^mcp-oauth-host\.example-[0-9a-f]{12}-(access|refresh|client)$`).MatchString(n) {
+			t.Errorf("a login's name %s is not what the section describes", n)
+		}
+	}
+	want := append([]string{oauth.ClientName, bridge.ClientSecretName("SERVER")}, oauth.SecretNames("SERVER")...)
+	want = append(append(want, keyed...), oauth.AccessMeta...)
 	for _, name := range want {
 		if !strings.Contains(text, "`"+name+"`") {
 			t.Errorf("the OAuth section does not name `%s`", name)
 		}
 	}
 	for _, m := range regexp.MustCompile("`(mcp-oauth-[A-Za-z-]+)`").FindAllStringSubmatch(text, -1) {
-		found := false
+		found := slices.Contains(keyed, m[1]) || m[1] == bridge.ClientSecretName("SERVER")
 		for _, n := range oauth.SecretNames("SERVER") {
 			found = found || n == m[1]
 		}

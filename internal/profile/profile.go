@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"tai/internal/mcp/oauth"
 	"tai/internal/vault"
 )
 
@@ -26,6 +27,10 @@ const (
 	// KeySamplingAuto lets --auto and --yolo answer MCP servers' sampling
 	// requests without a person; otherwise those modes still ask.
 	KeySamplingAuto = "sampling_auto"
+	// KeyOAuthClientMetadataURL is where tai's client ID metadata document
+	// (docs/oauth-client.json) is served: tai's client_id at authorization
+	// servers that take one (see docs/mcp.md, "Logging in").
+	KeyOAuthClientMetadataURL = "oauth_client_metadata_url"
 )
 
 // Approval modes, in increasing order of trust.
@@ -53,6 +58,8 @@ var Keys = []Key{
 	{Name: KeySystemPrompt, Help: "text added to the system prompt"},
 	{Name: KeyContextWindow, Env: "TAI_CONTEXT_WINDOW", Help: "the model's context window in tokens (default: known models' own)", check: checkPositive},
 	{Name: KeySamplingAuto, Default: "false", Help: "true lets --auto and --yolo approve MCP sampling requests", check: checkBool},
+	{Name: KeyOAuthClientMetadataURL, Env: "TAI_OAUTH_CLIENT_METADATA_URL",
+		Help: "https URL where tai's OAuth client metadata document is served (docs/oauth-client.json)", check: oauth.CheckClientMetadataURL},
 }
 
 // LookupKey finds a setting by name.

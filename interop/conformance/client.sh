@@ -35,7 +35,21 @@ tools_call)
 	;;
 auth/*)
 	: "${BROWSER:?set BROWSER to a helper that follows the authorization redirect}"
-	out=$("$tai" mcp add --name conformance "$url" --yes --enable)
+	# Where an organisation would host tai's client metadata document: the
+	# URL the suite expects of a client that uses one (auth/basic-cimd).
+	TAI_OAUTH_CLIENT_METADATA_URL=https://conformance-test.local/client-metadata.json
+	export TAI_OAUTH_CLIENT_METADATA_URL
+	client=
+	case "${MCP_CONFORMANCE_CONTEXT:-}" in
+	*'"client_id"'*)
+		# A client registered beforehand, given as a person would: its id
+		# as a flag and its secret on stdin.
+		id=$(printf '%s' "$MCP_CONFORMANCE_CONTEXT" | sed -n 's/.*"client_id" *: *"\([^"]*\)".*/\1/p')
+		secret=$(printf '%s' "$MCP_CONFORMANCE_CONTEXT" | sed -n 's/.*"client_secret" *: *"\([^"]*\)".*/\1/p')
+		client="--client-id $id --client-secret-stdin"
+		;;
+	esac
+	out=$(printf '%s\n' "${secret:-}" | "$tai" mcp add --name conformance "$url" --yes --enable $client)
 	case $out in
 	*"needs a login (401)"*) ;;
 	*)

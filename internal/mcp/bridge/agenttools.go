@@ -173,7 +173,11 @@ func FormatAdded(added []Added, profile string) string {
 			fmt.Fprintf(&sb, "registered MCP server %s, disabled and without tools: it needs a login (401); log in with mcp_login (`tai mcp login %s` in a terminal)\n", a.Name, a.Name)
 			continue
 		case a.LoggedIn:
-			fmt.Fprintf(&sb, "logged in to MCP server %s with %d tools (%s)", a.Name, len(a.Tools), state)
+			fmt.Fprintf(&sb, "logged in to MCP server %s with %d tools (%s", a.Name, len(a.Tools), state)
+			if a.Registration != "" {
+				fmt.Fprintf(&sb, "; client: %s", a.Registration)
+			}
+			sb.WriteString(")")
 			if n := len(a.Drift.Added) + len(a.Drift.Changed); n > 0 {
 				fmt.Fprintf(&sb, "; %d new or changed tools withheld until `tai mcp tools %s --approve`", n, a.Name)
 			}

@@ -65,6 +65,15 @@ type Bridge struct {
 	// unattended hosts): mcp_login refuses and a 403 insufficient_scope is
 	// never stepped up.
 	Browser oauth.Browser
+	// Paste, when set, reads the redirect URL a person pastes after a
+	// login in a browser that cannot reach this machine (tai mcp login
+	// --no-browser); the loopback listener still takes a redirect that
+	// arrives.
+	Paste func(ctx context.Context) (string, error)
+	// ClientMetadataURL is where tai's client ID metadata document is
+	// served (the oauth_client_metadata_url setting): the client_id at
+	// authorization servers that take one. Empty skips that method.
+	ClientMetadataURL string
 	// HTTPClient dials HTTP servers and authorization servers; nil means a
 	// client of the bridge's own. OAuth bearer tokens are added on top.
 	HTTPClient *http.Client

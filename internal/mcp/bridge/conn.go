@@ -285,12 +285,14 @@ func startVerb(err error) string {
 
 // expand substitutes ${VAR} references at use time and registers the
 // substituted secrets for redaction. Unresolved names refuse the start.
-func (b *Bridge) expand(ctx context.Context, e config.Entry) (config.Expanded, error) {
+// sources are where references expand from: the environment, the
+// profile's vault, the home and working directories.
+func (b *Bridge) sources(ctx context.Context) config.Sources {
 	home, _ := os.UserHomeDir()
 	if b.Home != "" {
 		home = b.Home
 	}
-	x, err := config.ExpandVars(e, config.Sources{
+	return config.Sources{
 		Env:        b.lookupEnv,
 		Home:       home,
 		Dir:        b.Dir,
@@ -303,7 +305,11 @@ func (b *Bridge) expand(ctx context.Context, e config.Entry) (config.Expanded, e
 			}
 			return v, err == nil, err
 		},
-	})
+	}
+}
+
+func (b *Bridge) expand(ctx context.Context, e config.Entry) (config.Expanded, error) {
+	x, err := config.ExpandVars(e, b.sources(ctx))
 	if err != nil {
 		return x, err
 	}
@@ -329,7 +335,7 @@ func (b *Bridge) transport(x config.Expanded) client.Transport {
 	}
 	hc := b.httpClient()
 	if !hasAuthHeader(e.Headers) {
-		hc = &http.Client{Transport: &oauth.Transport{Base: hc.Transport, Tokens: b.tokens(e.Name)}}
+		hc = &http.Client{Transport: &oauth.Transport{Base: hc.Transport, Tokens: b.tokensAt(e.Name, e.URL)}}
 	}
 	return client.HTTP{URL: e.URL, Headers: e.Headers, HTTPClient: hc, Label: hide.field("url", e.URL)}
 }

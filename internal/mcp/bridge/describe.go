@@ -64,6 +64,16 @@ func Describe(x config.Expanded, why string) tools.Consent {
 	}
 	writeToolLists(&b, e)
 	writeLimits(&b, e)
+	if o := e.OAuth; o != nil {
+		fmt.Fprintf(&b, "OAuth client (registered beforehand): %s; secret: %s", textsafe.VisibleLine(o.ClientID), maskedSecret(*o))
+		if o.CallbackPort > 0 {
+			fmt.Fprintf(&b, "; callback port %d", o.CallbackPort)
+		}
+		if len(o.Scopes) > 0 {
+			fmt.Fprintf(&b, "; scopes %s", textsafe.VisibleLine(strings.Join(o.Scopes, " ")))
+		}
+		b.WriteString("\n")
+	}
 	for _, n := range e.Notes {
 		fmt.Fprintf(&b, "note: %s\n", wire.Printable(n, 300))
 	}

@@ -54,7 +54,7 @@ func (b *Bridge) Handshake(ctx context.Context, server string) (time.Duration, e
 // StoredLogin is server's OAuth login as kept for this profile; ok is
 // false when there is none.
 func (b *Bridge) StoredLogin(ctx context.Context, server string) (s oauth.Stored, refreshable, ok bool, err error) {
-	t := b.tokens(server)
+	t := b.tokens(ctx, server)
 	if s, ok, err = t.Load(ctx); !ok || err != nil {
 		return s, false, ok, err
 	}

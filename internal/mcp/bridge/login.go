@@ -39,14 +39,15 @@ func (b *Bridge) Login(ctx context.Context, server string) (Added, error) {
 		return Added{}, fmt.Errorf("MCP server %s: reaching it without a login failed, so there is nothing to log in to: %w", server, err)
 	}
 	ch, _ := oauth.ParseChallenge(he.WWWAuthenticate)
-	if err := b.authorize(ctx, server, x.Entry.URL, ch, nil, ""); err != nil {
+	how, err := b.authorize(ctx, server, x.Entry.URL, ch, nil, "")
+	if err != nil {
 		return Added{}, err
 	}
 	listed, err := b.verifyLogin(ctx, server, x)
 	if err != nil {
 		return Added{}, err
 	}
-	a := Added{Name: server, Tools: listed, Enabled: true, LoggedIn: true}
+	a := Added{Name: server, Tools: listed, Enabled: true, LoggedIn: true, Registration: how}
 	if a.Drift, err = b.cacheLogin(ctx, srv, listed); err != nil {
 		return Added{}, err
 	}

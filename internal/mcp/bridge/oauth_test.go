@@ -108,7 +108,10 @@ func TestLogin_VerifiesCachesPinsAndEnables(t *testing.T) {
 	if err != nil || res.Text != "echo: hi" {
 		t.Fatalf("call = %+v, %v", res, err)
 	}
-	access, _ := f.store.Secret(ctx, vault.DefaultProfile, TokenSecrets("remote")[0])
+	access, err := f.store.Secret(ctx, vault.DefaultProfile, oauth.LoginNames(fake.URL)[0])
+	if err != nil || access == "" {
+		t.Fatalf("the login is not kept under its URL's names: %v", err)
+	}
 	if got := f.store.Redact("token " + access); strings.Contains(got, access) {
 		t.Errorf("the access token is not redacted")
 	}
@@ -255,7 +258,7 @@ func TestRemove_DropsTheLoginInEveryProfile(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{vault.DefaultProfile, "work"} {
-		for _, n := range TokenSecrets("remote") {
+		for _, n := range append(TokenSecrets("remote"), oauth.LoginNames(fake.URL)...) {
 			if _, err := f.store.Secret(ctx, p, n); !vault.IsNotFound(err) {
 				t.Errorf("%s/%s survived: %v", p, n, err)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"tai/internal/mcp/client"
@@ -31,6 +32,9 @@ type AddRequest struct {
 	// PinPolicy is the servers' pin policy, vault.PinStrict (the default
 	// when empty) or vault.PinNotify.
 	PinPolicy string
+	// OAuth is a client registered beforehand for the one HTTP server
+	// added (tai mcp add --client-id); it replaces a pasted one.
+	OAuth *config.OAuthClient
 }
 
 // Added reports one registered server.
@@ -45,10 +49,12 @@ type Added struct {
 	// Refreshed is set when Source named a stored server: it was verified
 	// and its tool list refreshed, pins untouched.
 	Refreshed bool
-	// LoggedIn is set by Login.
-	LoggedIn bool
-	Drift    Drift
-	Notes    []string
+	// LoggedIn is set by Login, and Registration to how tai was known to
+	// the authorization server (oauth's By* methods).
+	LoggedIn     bool
+	Registration string
+	Drift        Drift
+	Notes        []string
 	// Err is why the server was not stored (declined, a variable that
 	// resolves nowhere, a failed start); nothing of it was written. Why
 	// says the same in a few words, for the summary.
@@ -129,6 +135,16 @@ func (b *Bridge) Add(ctx context.Context, req AddRequest, consent RegisterConsen
 		case err != nil:
 			return nil, err
 		}
+	}
+	if req.OAuth != nil {
+		if len(entries) != 1 || entries[0].Transport != config.HTTP {
+			return nil, fmt.Errorf("--client-id names the OAuth client of one server tai connects to by url; this adds %d servers, or one that runs as a command", len(entries))
+		}
+		if err := req.OAuth.Check(); err != nil {
+			return nil, err
+		}
+		entries = slices.Clone(entries)
+		entries[0].OAuth = req.OAuth
 	}
 	if p := req.PinPolicy; p != "" && p != vault.PinStrict && p != vault.PinNotify {
 		return nil, fmt.Errorf("pin policy %q: want %s (withhold changed tools until approved) or %s (accept them with a notice)", p, vault.PinStrict, vault.PinNotify)
@@ -289,6 +305,11 @@ func (b *Bridge) register(ctx context.Context, e config.Entry, req AddRequest, c
 	}
 	if err := b.Store.RegisterMCPServer(ctx, reg); err != nil {
 		return Added{}, err
+	}
+	if e.OAuth != nil {
+		if err := b.SaveClient(ctx, e.Name, *e.OAuth); err != nil {
+			return Added{}, fmt.Errorf("MCP server %s was stored, but its OAuth client was not: %w; give it with `tai mcp login %s --client-id ID`", e.Name, err, e.Name)
+		}
 	}
 	a.Tools, a.Prompts, a.Enabled = listed, l.prompts, enable
 	return a, nil

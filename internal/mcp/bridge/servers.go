@@ -221,6 +221,7 @@ func (b *Bridge) Remove(ctx context.Context, server string) error {
 	if err != nil {
 		return err
 	}
+	loginURL, _ := b.serverURL(ctx, server) // before it is gone
 	if err := b.Store.RemoveMCPServer(ctx, server); err != nil {
 		return err
 	}
@@ -241,8 +242,12 @@ func (b *Bridge) Remove(ctx context.Context, server string) error {
 	if err != nil {
 		return err
 	}
+	names := TokenSecrets(server)
+	if loginURL != "" && !b.loginShared(ctx, loginURL) {
+		names = append(names, oauth.LoginNames(loginURL)...)
+	}
 	for _, p := range profiles {
-		for _, name := range TokenSecrets(server) {
+		for _, name := range names {
 			if err := b.Store.DeleteSecret(ctx, p.Name, name); err != nil && !vault.IsNotFound(err) {
 				return err
 			}
@@ -252,9 +257,29 @@ func (b *Bridge) Remove(ctx context.Context, server string) error {
 	return nil
 }
 
-// TokenSecrets names the vault secrets holding a server's OAuth login: the
-// access and refresh tokens and any client secret.
-func TokenSecrets(server string) []string { return oauth.SecretNames(server) }
+// loginShared reports whether a stored server other than those removed
+// is at serverURL, and so still uses its login.
+func (b *Bridge) loginShared(ctx context.Context, serverURL string) bool {
+	names, err := b.Store.MCPServerNames(ctx)
+	if err != nil {
+		return true // keep the login rather than guess
+	}
+	mine := oauth.LoginNames(serverURL)[0]
+	for _, n := range names {
+		if u, err := b.serverURL(ctx, n); err == nil && oauth.LoginNames(u)[0] == mine {
+			return true
+		}
+	}
+	return false
+}
+
+// TokenSecrets names the vault secrets of a server's OAuth login kept
+// under its name (logins made before they were keyed by URL), and its
+// pre-registered client. Its login under its URL (oauth.LoginNames) is
+// another server's too when both are at that URL.
+func TokenSecrets(server string) []string {
+	return append(oauth.SecretNames(server), ClientSecretName(server))
+}
 
 // lookupRemote finds the bridged tool for server/tool in the view.
 func (b *Bridge) lookupRemote(ctx context.Context, server, tool string) *tools.Tool {

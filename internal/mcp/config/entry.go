@@ -57,7 +57,10 @@ type Entry struct {
 	// registration when longer than tai's own allowance. Zero when none.
 	// Stored with the server as its startup_timeout setting.
 	StartupTimeout time.Duration
-	Source         string
+	// OAuth is a client registered beforehand with the server's
+	// authorization server (HTTP only), nil when none.
+	OAuth  *OAuthClient
+	Source string
 	// Notes are warnings to show the person at consent: ignored keys,
 	// derived names, transport repairs. Never instructions.
 	Notes []string

@@ -46,6 +46,7 @@ var keys = map[string]keyReader{
 	"startup_timeout_sec":  readStartup,     // Codex
 	"startup_timeout_ms":   readStartup,     // Codex
 	"tool_timeout_sec":     readCallTimeout, // Codex
+	"oauth":                readOAuth,       // Claude Code: a pre-registered client
 	"trust":                readTrust,       // Gemini CLI
 	"autoApprove":          readTrust,       // Cline
 	"alwaysAllow":          readTrust,       // Roo Code

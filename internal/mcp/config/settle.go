@@ -36,6 +36,9 @@ func (d *draft) settle() error {
 		d.e.Transport = Stdio
 		d.drop(d.e.Headers != nil, "headers")
 		d.e.Headers = nil
+		if d.e.OAuth != nil {
+			return fmt.Errorf("%s: oauth is for a server tai connects to by url; give a command its credentials through its env", d.where)
+		}
 	default:
 		if typ == Stdio {
 			return fmt.Errorf("%s: type stdio needs a command, but the entry has a url", d.where)

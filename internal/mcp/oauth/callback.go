@@ -7,6 +7,9 @@ import (
 	"html"
 	"net"
 	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,15 +23,59 @@ const CallbackPath = "/callback"
 // is waiting: its state differs.
 var ErrStateMismatch = errors.New("the browser came back with a state that does not match this login (a stale tab or another login); nothing was exchanged")
 
+// Expect is what the redirect of one login must carry: its state, and,
+// for RFC 9207, the issuer of the authorization server it went to.
+type Expect struct {
+	State string
+	// Issuer is the authorization server metadata's issuer, compared as a
+	// string with the redirect's iss, without normalisation: a trailing
+	// slash or another case is another issuer (RFC 9207 §2.4).
+	Issuer string
+	// IssRequired is set when the metadata says the server sends iss
+	// (authorization_response_iss_parameter_supported): a redirect without
+	// it is refused. Without it, an iss that is there is still compared.
+	IssRequired bool
+}
+
+// Errors of a redirect that carries the wrong issuer (RFC 9207): it may
+// come from another authorization server, a mix-up attack.
+var (
+	ErrIssMissing = errors.New("the authorization server says it names itself on its redirects (RFC 9207 iss), but this one carries no iss: it may come from another server (a mix-up attack), or the server is misconfigured; nothing was exchanged")
+	ErrIssWrong   = errors.New("the redirect names another authorization server than the one the login went to (RFC 9207 iss): it may come from another server (a mix-up attack); nothing was exchanged")
+)
+
+// Code reads the authorization code from a redirect's query, or why
+// there is none: a wrong state, a wrong or missing iss, the authorization
+// server's error=, or no code.
+func (e Expect) Code(q url.Values) (string, error) {
+	if q.Get("state") != e.State {
+		return "", ErrStateMismatch
+	}
+	iss, hasIss := q["iss"]
+	switch {
+	case hasIss && (len(iss) != 1 || iss[0] != e.Issuer):
+		return "", fmt.Errorf("%w (it names %q; the login went to %q)", ErrIssWrong, printable(strings.Join(iss, " "), 200), printable(e.Issuer, 200))
+	case !hasIss && e.IssRequired:
+		return "", ErrIssMissing
+	case q.Get("error") != "":
+		err := &Error{Code: printable(q.Get("error"), 64), Description: printable(q.Get("error_description"), 200)}
+		return "", fmt.Errorf("the authorization server refused the login: %s", codeAndDescription(err))
+	case q.Get("code") == "":
+		return "", errors.New("the browser came back without an authorization code")
+	}
+	return q.Get("code"), nil
+}
+
 // Callback is the loopback listener a login's browser redirect comes back
-// to (McpOAuthCallback): 127.0.0.1, an ephemeral port, one redirect. It
-// answers the browser with a small page saying the tab can be closed.
+// to (McpOAuthCallback): 127.0.0.1, an ephemeral port (or the one a
+// pre-registered client's redirect URI names), one redirect. It answers
+// the browser with a small page saying the tab can be closed.
 type Callback struct {
-	state string
-	ln    net.Listener
-	srv   *http.Server
-	once  sync.Once
-	got   chan callbackResult
+	expect Expect
+	ln     net.Listener
+	srv    *http.Server
+	once   sync.Once
+	got    chan callbackResult
 }
 
 type callbackResult struct {
@@ -36,14 +83,14 @@ type callbackResult struct {
 	err  error
 }
 
-// ListenCallback starts listening for the redirect of the login whose
-// state parameter is state.
-func ListenCallback(state string) (*Callback, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+// ListenCallback starts listening for the redirect of the login that
+// expects want, on port of 127.0.0.1 (0: any free one).
+func ListenCallback(want Expect, port int) (*Callback, error) {
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 	if err != nil {
 		return nil, fmt.Errorf("listening on 127.0.0.1 for the login redirect: %w", err)
 	}
-	c := &Callback{state: state, ln: ln, got: make(chan callbackResult, 1)}
+	c := &Callback{expect: want, ln: ln, got: make(chan callbackResult, 1)}
 	c.srv = &http.Server{Handler: http.HandlerFunc(c.serve), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = c.srv.Serve(ln) }()
 	return c, nil
@@ -79,19 +126,8 @@ func (c *Callback) serve(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	q := r.URL.Query()
 	var res callbackResult
-	switch {
-	case q.Get("state") != c.state:
-		res.err = ErrStateMismatch
-	case q.Get("error") != "":
-		e := &Error{Code: printable(q.Get("error"), 64), Description: printable(q.Get("error_description"), 200)}
-		res.err = fmt.Errorf("the authorization server refused the login: %s", codeAndDescription(e))
-	case q.Get("code") == "":
-		res.err = errors.New("the browser came back without an authorization code")
-	default:
-		res.code = q.Get("code")
-	}
+	res.code, res.err = c.expect.Code(r.URL.Query())
 	delivered := false
 	c.once.Do(func() {
 		c.got <- res

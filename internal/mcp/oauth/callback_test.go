@@ -25,7 +25,7 @@ func hit(t *testing.T, c *Callback, path string, q url.Values) (int, string) {
 }
 
 func TestCallback_ListensOnLoopbackEphemeralPort(t *testing.T) {
-	c, err := ListenCallback("s1")
+	c, err := ListenCallback(Expect{State: "s1"}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestCallback_Outcomes(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := ListenCallback("s1")
+			c, err := ListenCallback(Expect{State: "s1"}, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,7 +74,7 @@ func TestCallback_Outcomes(t *testing.T) {
 }
 
 func TestCallback_OnlyTheFirstRedirectCounts(t *testing.T) {
-	c, err := ListenCallback("s1")
+	c, err := ListenCallback(Expect{State: "s1"}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestCallback_OnlyTheFirstRedirectCounts(t *testing.T) {
 }
 
 func TestCallback_TimeoutNamesTheCap(t *testing.T) {
-	c, err := ListenCallback("s1")
+	c, err := ListenCallback(Expect{State: "s1"}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

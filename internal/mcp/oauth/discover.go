@@ -75,7 +75,22 @@ func Discover(ctx context.Context, hc *http.Client, serverURL string, ch Challen
 	if !contains(d.Server.CodeChallengeMethodsSupported, "S256") {
 		return Discovery{}, fmt.Errorf("the authorization server %s does not offer PKCE with S256, which tai requires", redactURL(d.Issuer))
 	}
+	d.Scopes = withOfflineAccess(d.Scopes, d.Server.ScopesSupported)
 	return d, checkEndpoints(d.Server)
+}
+
+// OfflineAccess is the scope that asks for a refresh token (SEP-2207).
+const OfflineAccess = "offline_access"
+
+// withOfflineAccess adds offline_access to the scopes asked for when the
+// authorization server lists it: tai wants a refresh token, so a login
+// lasts past its access token without the browser. A server that does
+// not list it is not asked for it.
+func withOfflineAccess(scopes, supported []string) []string {
+	if !contains(supported, OfflineAccess) || contains(scopes, OfflineAccess) {
+		return scopes
+	}
+	return append(append([]string(nil), scopes...), OfflineAccess)
 }
 
 // discoverLegacy applies the 2025-03-26 rules: the MCP server's origin is

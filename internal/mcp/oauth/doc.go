@@ -8,16 +8,22 @@
 //     discovery) and the scopes to ask for; a server that publishes no
 //     protected-resource metadata gets the 2025-03-26 rules, down to the
 //     default /authorize, /token and /register at its origin.
-//   - [Login] registers tai as the public client tai-mcp (RFC 7591), opens
-//     the browser on an authorization request with PKCE S256, state and the
-//     RFC 8707 resource, takes the code on a loopback [Callback] and
-//     exchanges it.
-//   - [Tokens] keeps the result in the vault as sealed, redacted secrets and
-//     refreshes it, once across every goroutine and process sharing the
-//     vault; [Transport] puts the bearer token on each request, refreshes an
-//     expired one before use and, on a 401, refreshes once and retries.
+//   - [Login] finds tai's client in the 2026-07-28 order (a client
+//     registered beforehand, tai's client ID metadata document, dynamic
+//     registration as the public client tai-mcp, RFC 7591; [Method] says
+//     which, or [NoClientError]), opens the browser on an authorization
+//     request with PKCE S256, state and the RFC 8707 resource, takes the
+//     redirect on a loopback [Callback] (or pasted, for a headless
+//     login), checks its state and RFC 9207 iss ([Expect]) and exchanges
+//     the code.
+//   - [Tokens] keeps the result in the vault as sealed, redacted secrets,
+//     keyed by the server's URL, and refreshes it, once across every
+//     goroutine and process sharing the vault; [Transport] puts the
+//     bearer token on each request, refreshes an expired one before use
+//     and, on a 401, refreshes once and retries, unless the server now
+//     names another authorization server ([AuthServerChangedError]).
 //
-// Only dynamically registered public clients are supported: pre-registered
-// and confidential clients, client ID metadata documents and the device
-// flow are not (mcp.md "Exclusions").
+// The client credentials grant, cross-app access and the device flow are
+// not supported: tai logs a person in, never itself. See docs/mcp.md,
+// "OAuth".
 package oauth

@@ -46,7 +46,11 @@ func TestLogin_RoundTrip(t *testing.T) {
 	}
 	st := fake.Stats()
 	want := oauthtest.Stats{Registrations: 1, Authorizations: 1, CodeGrants: 1,
-		AuthorizeScopes: []string{"mcp:read mcp:write"}, Resources: []string{fake.URL, fake.URL}, AuthMethods: []string{"none"}}
+		AuthorizeScopes: []string{"mcp:read mcp:write"}, Resources: []string{fake.URL, fake.URL}, AuthMethods: []string{"none"},
+		ClientIDs: []string{g.Client.ID}}
+	if g.Registration != oauth.ByDynamicRegistration {
+		t.Errorf("registration = %q", g.Registration)
+	}
 	if diff := cmp.Diff(want, st); diff != "" {
 		t.Errorf("the fake saw (-want +got):\n%s", diff)
 	}
@@ -85,7 +89,8 @@ func TestLogin_HonoursAnIssuedClientSecret(t *testing.T) {
 func TestLogin_RefusesServersWithoutRegistration(t *testing.T) {
 	fake := (&oauthtest.Server{NoRegistration: true}).Start(t)
 	_, err := login(t, fake, nil)
-	if !errors.Is(err, oauth.ErrNoRegistration) || !strings.Contains(err.Error(), "no dynamic client registration") {
+	var nc *oauth.NoClientError
+	if !errors.As(err, &nc) || !strings.Contains(err.Error(), "no dynamic client registration") || !strings.Contains(err.Error(), "--client-id ID") {
 		t.Fatalf("err = %v", err)
 	}
 	if st := fake.Stats(); st.Authorizations != 0 {

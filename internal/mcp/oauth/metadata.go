@@ -32,6 +32,12 @@ type ServerMetadata struct {
 	ScopesSupported                   []string `json:"scopes_supported"`
 	CodeChallengeMethodsSupported     []string `json:"code_challenge_methods_supported"`
 	TokenEndpointAuthMethodsSupported []string `json:"token_endpoint_auth_methods_supported"`
+	// ClientIDMetadataDocumentSupported says the server takes an HTTPS
+	// URL of a client metadata document as a client_id.
+	ClientIDMetadataDocumentSupported bool `json:"client_id_metadata_document_supported"`
+	// AuthorizationResponseIssParameterSupported says its redirects carry
+	// iss (RFC 9207).
+	AuthorizationResponseIssParameterSupported bool `json:"authorization_response_iss_parameter_supported"`
 }
 
 // maxDocument bounds a metadata, registration or token answer.

@@ -46,14 +46,14 @@ var refreshing sync.Map
 // transaction. endpoint, when set, replaces the stored token endpoint (it
 // was discovered again after a 401).
 func (t *Tokens) Refresh(ctx context.Context, stale, endpoint string) (string, error) {
-	sem, _ := refreshing.LoadOrStore(t.Store.Path()+"\x00"+t.Profile+"\x00"+t.Server, make(chan struct{}, 1))
+	n := t.names()
+	sem, _ := refreshing.LoadOrStore(t.Store.Path()+"\x00"+t.Profile+"\x00"+n.access, make(chan struct{}, 1))
 	select {
 	case sem.(chan struct{}) <- struct{}{}:
 		defer func() { <-sem.(chan struct{}) }()
 	case <-ctx.Done():
 		return "", ctx.Err()
 	}
-	n := namesOf(t.Server)
 	var fresh string
 	err := t.Store.UpdateSecrets(ctx, t.Profile, n.list(), func(cur map[string]vault.SecretValue) (map[string]*vault.SecretValue, error) {
 		acc, ok := cur[n.access]

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"tai/internal/redirect"
@@ -32,15 +33,30 @@ type Client struct {
 	AuthMethod string
 }
 
-// ErrNoRegistration refuses an authorization server without dynamic client
-// registration: tai logs in only as a dynamically registered public client.
-var ErrNoRegistration = errors.New("it offers no dynamic client registration (no registration_endpoint); tai logs in only as a dynamically registered public client (pre-registered and metadata-document clients are not supported)")
+// CheckClientMetadataURL checks a client ID metadata document's URL as
+// the draft requires of a client_id: https, a host, a path other than
+// "/", no dot segments, no fragment, no user info.
+func CheckClientMetadataURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		u = &url.URL{}
+	}
+	bad := err != nil || u.Scheme != "https" || u.Host == "" || u.User != nil || u.Fragment != "" || u.RawFragment != "" ||
+		strings.TrimPrefix(u.Path, "/") == "" || strings.Contains(raw, "#")
+	for _, seg := range strings.Split(u.Path, "/") {
+		bad = bad || seg == "." || seg == ".."
+	}
+	if bad {
+		return errors.New("oauth_client_metadata_url must be an https URL with a path (where tai's docs/oauth-client.json is served), without user info, dot segments or fragment; the value is not shown, in case a secret was pasted there")
+	}
+	return nil
+}
 
 // Register registers tai as the public native client tai-mcp with one
 // loopback redirect URI.
 func Register(ctx context.Context, hc *http.Client, md ServerMetadata, redirectURI string, scopes []string) (Client, error) {
 	if md.RegistrationEndpoint == "" {
-		return Client{}, fmt.Errorf("authorization server %s: %w", redactURL(md.Issuer), ErrNoRegistration)
+		return Client{}, &NoClientError{Issuer: md.Issuer, MetadataDocuments: md.ClientIDMetadataDocumentSupported}
 	}
 	if _, err := httpURL(md.RegistrationEndpoint, "the registration endpoint"); err != nil {
 		return Client{}, err

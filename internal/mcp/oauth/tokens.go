@@ -2,10 +2,13 @@ package oauth
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"tai/internal/redirect"
@@ -30,13 +33,24 @@ var AccessMeta = []string{metaClientID, metaAuthMethod, metaEndpoint, metaExpire
 // does not expire on the way to the server.
 const expirySkew = 30 * time.Second
 
-// SecretNames names the vault secrets of a server's login: the access
-// token, the refresh token and the client secret a server may issue, each
-// clamped to SECRET_RE.
-func SecretNames(server string) []string {
-	n := namesOf(server)
-	return []string{n.access, n.refresh, n.client}
-}
+// A login is kept under names derived from the server's URL (its
+// canonical form, the resource tai asks tokens for), not from the
+// server's name: every entry at one URL shares one login, and an entry at
+// another URL, whatever its name, never finds tokens issued for this one.
+// The issuer the login came from is recorded with it and checked when the
+// server answers 401 (an *AuthServerChangedError). Logins stored before
+// that, under the server's name, are moved to the URL's names on first
+// use when they were issued for that URL.
+
+// SecretNames names the vault secrets of a server's login as stored under
+// its name before logins were keyed by URL: the access token, the refresh
+// token and the client secret a server may issue, each clamped to
+// SECRET_RE.
+func SecretNames(server string) []string { return namesOf(server).list() }
+
+// LoginNames names the vault secrets of the login to the server at
+// serverURL, shared by every entry at that URL.
+func LoginNames(serverURL string) []string { return keyedNames(serverURL).list() }
 
 type names struct{ access, refresh, client string }
 
@@ -48,6 +62,25 @@ func namesOf(server string) names {
 	}
 }
 
+// keyedNames are the names of the login to serverURL: its host, to be
+// read in tai secret list, and a digest of its canonical form, which
+// tells apart every URL.
+func keyedNames(serverURL string) names {
+	key, host := serverURL, "server"
+	if u, err := url.Parse(serverURL); err == nil {
+		key = canonical(u) + "?" + u.RawQuery // a query may name a tenant
+		if h := strings.ToLower(u.Host); h != "" {
+			host = strings.NewReplacer(":", "_", "[", "", "]", "").Replace(h)
+		}
+	}
+	if len(host) > 60 {
+		host = host[:60]
+	}
+	sum := sha256.Sum256([]byte(key))
+	h := vault.ClampSecretName("mcp-oauth-" + host + "-" + hex.EncodeToString(sum[:6]))
+	return names{access: h + "-access", refresh: h + "-refresh", client: h + "-client"}
+}
+
 func (n names) list() []string { return []string{n.access, n.refresh, n.client} }
 
 // Tokens is one server's login in one profile's vault: sealed at rest when
@@ -56,6 +89,9 @@ type Tokens struct {
 	Store   *vault.Store
 	Profile string
 	Server  string
+	// URL is the server's URL, which names the login; "" keeps it under
+	// the server's name.
+	URL string
 	// HTTPClient reaches the token endpoint; it must not itself add tokens.
 	HTTPClient *http.Client
 	Now        func() time.Time
@@ -80,9 +116,26 @@ func (t *Tokens) now() time.Time {
 	return time.Now()
 }
 
+// names are the vault names of this login.
+func (t *Tokens) names() names {
+	if t.URL == "" {
+		return namesOf(t.Server)
+	}
+	return keyedNames(t.URL)
+}
+
 // Load reads the stored login; ok is false when there is none.
 func (t *Tokens) Load(ctx context.Context) (s Stored, ok bool, err error) {
-	v, err := t.Store.SecretWithMeta(ctx, t.Profile, namesOf(t.Server).access)
+	v, err := t.Store.SecretWithMeta(ctx, t.Profile, t.names().access)
+	if vault.IsNotFound(err) && t.URL != "" {
+		moved, aerr := t.adoptNamed(ctx)
+		if aerr != nil {
+			return Stored{}, false, aerr
+		}
+		if moved {
+			v, err = t.Store.SecretWithMeta(ctx, t.Profile, t.names().access)
+		}
+	}
 	if vault.IsNotFound(err) {
 		return Stored{}, false, nil
 	}
@@ -115,9 +168,37 @@ func (s Stored) meta() map[string]string {
 	return m
 }
 
+// adoptNamed moves a login stored under the server's name to the URL's
+// names, in one transaction, when it was issued for this URL (or names no
+// resource); one issued for another resource stays where it is, unused.
+func (t *Tokens) adoptNamed(ctx context.Context) (bool, error) {
+	old, n := namesOf(t.Server), t.names()
+	moved := false
+	err := t.Store.UpdateSecrets(ctx, t.Profile, append(old.list(), n.list()...), func(cur map[string]vault.SecretValue) (map[string]*vault.SecretValue, error) {
+		acc, ok := cur[old.access]
+		if _, have := cur[n.access]; have || !ok {
+			return nil, nil
+		}
+		u, err := url.Parse(t.URL)
+		if r := acc.Meta[metaResource]; r != "" && (err != nil || !resourceMatches(r, u)) {
+			return nil, nil
+		}
+		writes := map[string]*vault.SecretValue{}
+		for i, from := range old.list() {
+			if v, ok := cur[from]; ok {
+				writes[n.list()[i]] = &v
+				writes[from] = nil
+			}
+		}
+		moved = true
+		return writes, nil
+	})
+	return moved, err
+}
+
 // HasRefresh reports whether a refresh token is stored beside the login.
 func (t *Tokens) HasRefresh(ctx context.Context) (bool, error) {
-	_, err := t.Store.Secret(ctx, t.Profile, namesOf(t.Server).refresh)
+	_, err := t.Store.Secret(ctx, t.Profile, t.names().refresh)
 	if vault.IsNotFound(err) {
 		return false, nil
 	}
@@ -126,7 +207,7 @@ func (t *Tokens) HasRefresh(ctx context.Context) (bool, error) {
 
 // Save stores a completed login, replacing any earlier one.
 func (t *Tokens) Save(ctx context.Context, g Grant) error {
-	n := namesOf(t.Server)
+	n := t.names()
 	s := Stored{Access: g.Token.Access, Expiry: g.Token.Expiry, Scope: g.Token.Scope, ClientID: g.Client.ID,
 		AuthMethod: g.Client.AuthMethod, TokenEndpoint: g.TokenEndpoint, Resource: g.Resource, Issuer: g.Issuer}
 	writes := map[string]*vault.SecretValue{n.access: {Value: s.Access, Meta: s.meta()}, n.refresh: nil, n.client: nil}
@@ -136,8 +217,27 @@ func (t *Tokens) Save(ctx context.Context, g Grant) error {
 	if g.Client.Secret != "" {
 		writes[n.client] = &vault.SecretValue{Value: g.Client.Secret, Meta: map[string]string{metaClientID: g.Client.ID}}
 	}
-	return t.Store.UpdateSecrets(ctx, t.Profile, n.list(), func(map[string]vault.SecretValue) (map[string]*vault.SecretValue, error) {
+	all := n.list()
+	if t.URL != "" { // a login still under the server's name is replaced too
+		for _, old := range namesOf(t.Server).list() {
+			writes[old] = nil
+			all = append(all, old)
+		}
+	}
+	return t.Store.UpdateSecrets(ctx, t.Profile, all, func(map[string]vault.SecretValue) (map[string]*vault.SecretValue, error) {
 		return writes, nil
+	})
+}
+
+// Forget deletes the stored login: the tokens and the client secret a
+// registration issued (a pre-registered client is kept).
+func (t *Tokens) Forget(ctx context.Context) error {
+	n := t.names()
+	return t.Store.UpdateSecrets(ctx, t.Profile, n.list(), func(cur map[string]vault.SecretValue) (map[string]*vault.SecretValue, error) {
+		if len(cur) == 0 {
+			return nil, nil
+		}
+		return map[string]*vault.SecretValue{n.access: nil, n.refresh: nil, n.client: nil}, nil
 	})
 }
 

@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -47,7 +48,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ch, _ := ParseChallenge(resp.Header.Get("WWW-Authenticate"))
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxDocument))
 	resp.Body.Close()
-	fresh, err := t.Tokens.Refresh(ctx, access, t.rediscover(req, ch))
+	endpoint, err := t.rediscover(req, ch)
+	if err != nil {
+		return nil, err
+	}
+	fresh, err := t.Tokens.Refresh(ctx, access, endpoint)
 	if err != nil {
 		return nil, err
 	}
@@ -61,19 +66,38 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // rediscover finds the token endpoint again after a 401, as the spec asks;
-// "" keeps the stored one (discovery failed, fell back to defaults, or
-// names another authorization server, whose tokens these are not).
-func (t *Transport) rediscover(req *http.Request, ch Challenge) string {
+// "" keeps the stored one (discovery failed or fell back to defaults). A
+// server whose metadata now names another authorization server than the
+// login's is an *AuthServerChangedError: the old server's tokens are not
+// refreshed, and nothing of them goes to the new one.
+func (t *Transport) rediscover(req *http.Request, ch Challenge) (string, error) {
 	s, ok, err := t.Tokens.Load(req.Context())
 	if err != nil || !ok {
-		return ""
+		return "", nil
 	}
 	u := url.URL{Scheme: req.URL.Scheme, Host: req.URL.Host, Path: req.URL.Path, RawPath: req.URL.RawPath}
 	d, err := Discover(req.Context(), t.Tokens.HTTPClient, u.String(), ch)
-	if err != nil || d.Defaulted || !sameIssuer(d.Issuer, s.Issuer) {
-		return ""
+	switch {
+	case err != nil || d.Defaulted:
+		return "", nil
+	case s.Issuer != "" && !sameIssuer(d.Issuer, s.Issuer):
+		return "", &AuthServerChangedError{Server: t.Tokens.Server, From: s.Issuer, To: d.Issuer}
 	}
-	return d.Server.TokenEndpoint
+	return d.Server.TokenEndpoint, nil
+}
+
+// AuthServerChangedError is a 401 from a server whose protected-resource
+// metadata names another authorization server than the one its login
+// came from (SEP-2352). The login's client and tokens belong to the old
+// one: tai logs in again, registering with the new one.
+type AuthServerChangedError struct {
+	Server   string
+	From, To string
+}
+
+func (e *AuthServerChangedError) Error() string {
+	return fmt.Sprintf("MCP server %s now names the authorization server %s, not %s where its login came from; log in again (`tai mcp login %s`): tai registers with the new one and shows it nothing of the old login",
+		e.Server, redactURL(e.To), redactURL(e.From), e.Server)
 }
 
 // withBearer is a copy of req carrying token.

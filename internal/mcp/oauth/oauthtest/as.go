@@ -40,6 +40,12 @@ func (s *Server) serveServerMetadata(w http.ResponseWriter, r *http.Request) {
 	if !s.NoRegistration {
 		doc["registration_endpoint"] = s.Issuer + "/register"
 	}
+	if s.MetadataDocuments {
+		doc["client_id_metadata_document_supported"] = true
+	}
+	if s.IssSupported {
+		doc["authorization_response_iss_parameter_supported"] = true
+	}
 	writeJSON(w, http.StatusOK, doc)
 }
 
@@ -75,17 +81,29 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	s.mu.Lock()
 	c, ok := s.clients[q.Get("client_id")]
+	if !ok && s.MetadataDocuments && strings.HasPrefix(q.Get("client_id"), "https://") {
+		c, ok = client{method: "none", redirect: anyLoopback}, true
+		s.clients[q.Get("client_id")] = c
+	}
 	s.stats.Authorizations++
+	s.stats.ClientIDs = append(s.stats.ClientIDs, q.Get("client_id"))
 	s.stats.AuthorizeScopes = append(s.stats.AuthorizeScopes, q.Get("scope"))
 	s.stats.Resources = append(s.stats.Resources, q.Get("resource"))
 	s.mu.Unlock()
-	if !ok || q.Get("redirect_uri") != c.redirect || q.Get("response_type") != "code" ||
+	if !ok || !redirectMatches(c.redirect, q.Get("redirect_uri")) || q.Get("response_type") != "code" ||
 		q.Get("code_challenge_method") != "S256" || q.Get("code_challenge") == "" || q.Get("state") == "" {
 		http.Error(w, "bad authorization request", http.StatusBadRequest)
 		return
 	}
-	back, _ := url.Parse(c.redirect)
+	back, _ := url.Parse(q.Get("redirect_uri"))
 	v := url.Values{"state": {q.Get("state")}}
+	switch s.Iss {
+	case "":
+	case "issuer":
+		v.Set("iss", s.Issuer)
+	default:
+		v.Set("iss", s.Iss)
+	}
 	if s.DenyAuthorization != "" {
 		v.Set("error", s.DenyAuthorization)
 		v.Set("error_description", "the person said no")
@@ -95,13 +113,25 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 			scope = s.Grant(scope)
 		}
 		s.mu.Lock()
-		s.codes[id] = code{client: q.Get("client_id"), challenge: q.Get("code_challenge"), redirect: c.redirect,
+		s.codes[id] = code{client: q.Get("client_id"), challenge: q.Get("code_challenge"), redirect: q.Get("redirect_uri"),
 			scope: scope, resource: q.Get("resource")}
 		s.mu.Unlock()
 		v.Set("code", id)
 	}
 	back.RawQuery = v.Encode()
 	http.Redirect(w, r, back.String(), http.StatusFound)
+}
+
+// redirectMatches reports whether got is the registered redirect URI, or
+// the loopback one with any port when registered without one.
+func redirectMatches(registered, got string) bool {
+	if got == registered {
+		return true
+	}
+	r, err1 := url.Parse(registered)
+	g, err2 := url.Parse(got)
+	return err1 == nil && err2 == nil && r.Port() == "" && r.Hostname() == "127.0.0.1" && g.Hostname() == "127.0.0.1" &&
+		g.Scheme == r.Scheme && g.Path == r.Path && g.RawQuery == ""
 }
 
 // authenticate checks the client's authentication at the token endpoint.

@@ -58,6 +58,20 @@ type Server struct {
 	DenyAuthorization string
 	// OnRefresh runs in every refresh_token grant before it answers.
 	OnRefresh func()
+	// ClientID, when set, is a client registered beforehand (from a
+	// developer console) with ClientSecret presented as ClientAuth
+	// (client_secret_basic, client_secret_post, or none without a
+	// secret), whose redirect URI is any loopback port (RFC 8252 §7.3).
+	ClientID, ClientSecret, ClientAuth string
+	// MetadataDocuments advertises client_id_metadata_document_supported
+	// and takes an https client_id as a public client with any loopback
+	// redirect (the fake does not fetch the document).
+	MetadataDocuments bool
+	// IssSupported advertises authorization_response_iss_parameter_supported;
+	// Iss is what the redirect carries as iss: "" none, "issuer" the
+	// issuer, anything else that text.
+	IssSupported bool
+	Iss          string
 
 	// URL is the MCP endpoint, Issuer the authorization server; set by
 	// Start.
@@ -90,6 +104,8 @@ type Stats struct {
 	AuthMethods []string
 	// Bearers counts MCP requests that carried a valid token.
 	Bearers int
+	// ClientIDs holds the client_id of each authorization request.
+	ClientIDs []string
 }
 
 type client struct{ secret, method, redirect string }
@@ -124,6 +140,9 @@ func (s *Server) Start(t Cleaner) *Server {
 	s.srv = httptest.NewUnstartedServer(mux)
 	base := "http://" + s.srv.Listener.Addr().String()
 	s.URL, s.Issuer = base+"/mcp", base
+	if s.ClientID != "" {
+		s.clients[s.ClientID] = client{secret: s.ClientSecret, method: cmpOr(s.ClientAuth, "none"), redirect: anyLoopback}
+	}
 	s.srv.Start()
 	t.Cleanup(s.srv.Close)
 	return s
@@ -137,6 +156,7 @@ func (s *Server) Stats() Stats {
 	st.AuthorizeScopes = append([]string(nil), st.AuthorizeScopes...)
 	st.Resources = append([]string(nil), st.Resources...)
 	st.AuthMethods = append([]string(nil), st.AuthMethods...)
+	st.ClientIDs = append([]string(nil), st.ClientIDs...)
 	return st
 }
 
@@ -189,6 +209,17 @@ func (s *Server) Browser() func(ctx context.Context, authURL string) error {
 		_, _ = io.Copy(io.Discard, resp.Body)
 		return resp.Body.Close()
 	}
+}
+
+// anyLoopback is the redirect URI of a client that may come back to any
+// loopback port.
+const anyLoopback = "http://127.0.0.1/callback"
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 func random(prefix string) string {
