@@ -1,0 +1,205 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	"golang.org/x/sys/unix"
+)
+
+// Arg is the first argument that makes tai run as the sandbox helper:
+//
+//	tai __sandbox POLICY PATH ARGV0 [ARGS…]
+//
+// POLICY is the Policy as JSON. The helper confines itself and executes
+// PATH with ARGV0 and ARGS; it exits 126 with one line on stderr when it
+// cannot confine (the command does not run).
+const Arg = "__sandbox"
+
+// helperFailed is the exit status of a command the helper refused to
+// start: it could not confine it.
+const helperFailed = 126
+
+// Main runs the helper when args, the arguments after the program name,
+// start with Arg: it returns the exit code and true (it returns only when
+// it fails). Otherwise it returns false, having marked this binary as able
+// to run the helper. Call it first thing in main, and in a TestMain whose
+// tests sandbox commands.
+func Main(args []string) (int, bool) {
+	if len(args) == 0 || args[0] != Arg {
+		able.Store(true)
+		return 0, false
+	}
+	if len(args) < 4 {
+		fmt.Fprintln(os.Stderr, "tai: sandbox: usage: tai __sandbox POLICY PATH ARGV0 [ARGS…]")
+		return helperFailed, true
+	}
+	var p Policy
+	if err := json.Unmarshal([]byte(args[1]), &p); err != nil {
+		fmt.Fprintf(os.Stderr, "tai: sandbox: the policy does not parse: %v\n", err)
+		return helperFailed, true
+	}
+	runtime.LockOSThread() // exec from the thread that was confined
+	if err := confine(p); err != nil {
+		fmt.Fprintf(os.Stderr, "tai: sandbox: cannot confine the command, so it did not run: %v\n", err)
+		return helperFailed, true
+	}
+	err := unix.Exec(args[2], args[3:], os.Environ())
+	fmt.Fprintf(os.Stderr, "tai: sandbox: cannot run %s: %v\n", args[2], err)
+	return 127, true
+}
+
+// confine applies p to this process: the read-only binds (in the mount
+// namespace the helper was started in, when it was), Landlock, then the
+// seccomp filter.
+func confine(p Policy) error {
+	if os.Getenv(nsEnv) == "1" {
+		os.Unsetenv(nsEnv)
+		if err := keepReadOnly(p.Keep); err != nil {
+			return err
+		}
+	}
+	rules, err := rulesFor(p)
+	if err != nil {
+		return err
+	}
+	cfg := landlock.V11.BestEffort()
+	if p.Network {
+		cfg.HandledAccessNet = 0
+	}
+	if err := cfg.Restrict(rules...); err != nil {
+		return fmt.Errorf("landlock: %w", err)
+	}
+	return installFilter(p.Network)
+}
+
+// nsEnv tells the helper it was started in a user and mount namespace of
+// its own, where it may bind-mount.
+const nsEnv = "TAI_SANDBOX_NS"
+
+// keepReadOnly bind-mounts each existing path of keep onto itself
+// read-only, after making every mount private to this namespace.
+func keepReadOnly(keep []string) error {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("making the mounts private: %w", err)
+	}
+	for _, k := range keep {
+		if _, err := os.Lstat(k); err != nil {
+			continue // absent: nothing to keep (creating it needs the directory above, which is kept too)
+		}
+		real, err := filepath.EvalSymlinks(k)
+		if err != nil {
+			continue
+		}
+		if err := unix.Mount(real, real, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fmt.Errorf("keeping %s read-only: %w", k, err)
+		}
+		var st unix.Statfs_t
+		flags := uintptr(0)
+		if unix.Statfs(real, &st) == nil {
+			flags = uintptr(st.Flags) & (unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC | unix.MS_NOATIME | unix.MS_NODIRATIME | unix.MS_RELATIME)
+		}
+		if err := unix.Mount("", real, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY|flags, ""); err != nil {
+			return fmt.Errorf("keeping %s read-only: %w", k, err)
+		}
+	}
+	return nil
+}
+
+// rulesFor is p as Landlock rules: read everything but the protected
+// paths, write p.Write but any protected path inside it (with refer, so
+// files move within it), use the terminal and /dev/null.
+func rulesFor(p Policy) ([]landlock.Rule, error) {
+	protected := realPaths(p.Protected)
+	dirs, files := cover("/", protected)
+	var rules []landlock.Rule
+	if len(dirs) > 0 {
+		rules = append(rules, landlock.RODirs(dirs...).IgnoreIfMissing())
+	}
+	if len(files) > 0 {
+		rules = append(rules, landlock.ROFiles(files...).IgnoreIfMissing())
+	}
+	for _, w := range realPaths(p.Write) {
+		if _, err := os.Stat(w); err != nil {
+			continue
+		}
+		wd, wf := cover(w, protected)
+		if len(wd) > 0 {
+			rules = append(rules, landlock.RWDirs(wd...).WithRefer().IgnoreIfMissing())
+		}
+		if len(wf) > 0 {
+			rules = append(rules, landlock.RWFiles(wf...).IgnoreIfMissing())
+		}
+	}
+	rules = append(rules, landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/random", "/dev/urandom").WithIoctlDev().IgnoreIfMissing(),
+		landlock.RWDirs("/dev/pts", "/dev/shm").WithIoctlDev().IgnoreIfMissing())
+	return rules, nil
+}
+
+// realPaths resolves symbolic links, keeping each path as given too (a
+// protected link and its target are both protected).
+func realPaths(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		p = filepath.Clean(p)
+		out = append(out, p)
+		if r, err := filepath.EvalSymlinks(p); err == nil && r != p {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// cover lists what to grant so that everything under dir is reached but
+// the protected paths: a directory holding no protected path whole, one
+// holding some entry by entry, a protected one (or one inside a protected
+// path) not at all. A symbolic link is granted as its target, unless that
+// target is, holds or lies in a protected path.
+func cover(dir string, protected []string) (dirs, files []string) {
+	holds := false
+	for _, pr := range protected {
+		if within(dir, pr) {
+			return nil, nil
+		}
+		holds = holds || within(pr, dir)
+	}
+	if !holds {
+		return []string{dir}, nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil
+	}
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		if dir == "/" && (e.Name() == "proc" || e.Name() == "sys" || e.Name() == "dev") {
+			dirs = append(dirs, path) // kernel filesystems: never hold a protected path
+			continue
+		}
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			continue
+		}
+		if real != path && slices.ContainsFunc(protected, func(pr string) bool { return within(real, pr) || within(pr, real) }) {
+			continue
+		}
+		fi, err := os.Stat(real)
+		switch {
+		case err != nil:
+		case fi.IsDir() && real == path:
+			d, f := cover(path, protected)
+			dirs, files = append(dirs, d...), append(files, f...)
+		case fi.IsDir():
+			dirs = append(dirs, real)
+		case slices.ContainsFunc(protected, func(pr string) bool { return within(path, pr) || within(real, pr) }):
+		default:
+			files = append(files, real)
+		}
+	}
+	return dirs, files
+}

@@ -1,0 +1,161 @@
+package sandbox
+
+import (
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestMain(m *testing.M) {
+	if code, ok := Main(os.Args[1:]); ok {
+		os.Exit(code)
+	}
+	if target := os.Getenv("SANDBOX_TEST_DIAL"); target != "" { // TestSandbox_Network's probe, run confined
+		network, addr, _ := strings.Cut(target, ":")
+		c, err := net.Dial(network, "127.0.0.1:"+addr)
+		if err != nil {
+			os.Stderr.WriteString(err.Error() + "\n")
+			os.Exit(1)
+		}
+		c.Close()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// world is a person's files in a temporary directory: a home with a key,
+// a workspace with a git directory, and a place outside both.
+type world struct {
+	home, key, work, outside string
+	p                        Policy
+}
+
+func newWorld(t *testing.T) world {
+	t.Helper()
+	if st := Probe(); !st.Landlock || st.ABI < 6 || !st.Namespaces {
+		t.Fatalf("this machine's kernel should offer Landlock ABI 6 and user namespaces: %+v", st)
+	}
+	root := t.TempDir()
+	w := world{home: filepath.Join(root, "home"), work: filepath.Join(root, "home", "project"), outside: filepath.Join(root, "elsewhere")}
+	w.key = filepath.Join(w.home, ".ssh", "id_rsa")
+	for _, d := range []string{filepath.Dir(w.key), filepath.Join(w.work, ".git", "hooks"), w.outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for path, body := range map[string]string{w.key: "PRIVATE KEY", filepath.Join(w.home, ".bashrc"): "PS1=x",
+		filepath.Join(w.work, "main.go"): "package main", filepath.Join(w.work, ".git", "config"): "[core]",
+		filepath.Join(w.outside, "notes"): "notes"} {
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.p = Policy{Mode: WorkspaceWrite, Write: []string{w.work}, Protected: Protected(w.home, filepath.Join(root, "taihome")),
+		Keep: []string{filepath.Join(w.work, ".git", "hooks"), filepath.Join(w.work, ".git", "config")}}
+	return w
+}
+
+// run runs line by /bin/sh confined by p, in dir, and returns its output
+// and whether it succeeded.
+func run(t *testing.T, p Policy, dir, line string) (string, bool) {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", "-c", line)
+	cmd.Dir = dir
+	if err := Wrap(cmd, p); err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == helperFailed {
+		t.Fatalf("the helper refused: %s", out)
+	}
+	return string(out), err == nil
+}
+
+func TestSandbox_WorkspaceWrite(t *testing.T) {
+	w := newWorld(t)
+	cases := []struct {
+		name, line string
+		ok         bool
+	}{
+		{"reads the workspace", "cat main.go", true},
+		{"reads the home outside the protected paths", "cat " + filepath.Join(w.home, ".bashrc"), true},
+		{"reads elsewhere", "cat " + filepath.Join(w.outside, "notes"), true},
+		{"writes and renames in the workspace", "echo x > new.txt && mkdir -p a/b && mv new.txt a/b/ && cat a/b/new.txt", true},
+		{"never reads a protected key", "cat " + w.key, false},
+		{"never lists a protected folder", "ls " + filepath.Dir(w.key), false},
+		{"never writes outside", "echo x > " + filepath.Join(w.outside, "notes"), false},
+		{"never writes the home (.profile, LD_PRELOAD for later)", "echo 'export LD_PRELOAD=/x.so' >> " + filepath.Join(w.home, ".profile"), false},
+		{"never adds a git hook", "echo 'rm -rf ~' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit", false},
+		{"never changes .git/config", "echo '[core] fsmonitor=evil' >> .git/config", false},
+		{"a symlink out of the workspace does not reach the key", "ln -s " + w.key + " k && cat k", false},
+		{"a hard link does not bring the key in", "ln " + w.key + " k2", false},
+		{"/proc/self/root does not reach the key", "cat /proc/self/root" + w.key, false},
+		{"no new user namespace from inside", "unshare -U true", false},
+		{"a background child is confined too", "(cat " + w.key + " > stolen.txt) & wait; test -s stolen.txt", false},
+		{"no signal to tai", "kill -0 " + strconv.Itoa(os.Getpid()), false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, ok := run(t, w.p, w.work, tc.line)
+			if ok != tc.ok {
+				t.Fatalf("succeeded=%v, want %v; output:\n%s", ok, tc.ok, out)
+			}
+			if strings.Contains(out, "PRIVATE KEY") {
+				t.Fatalf("the key leaked:\n%s", out)
+			}
+		})
+	}
+	if b, _ := os.ReadFile(filepath.Join(w.work, ".git", "config")); string(b) != "[core]" {
+		t.Errorf(".git/config changed: %q", b)
+	}
+}
+
+func TestSandbox_ReadOnlyWritesOnlyItsTemp(t *testing.T) {
+	w := newWorld(t)
+	tmp := t.TempDir()
+	p := Workspace(ReadOnly, []string{w.work}, w.home, "", tmp)
+	if out, ok := run(t, p, w.work, "cat main.go && echo x > "+filepath.Join(tmp, "scratch")); !ok {
+		t.Fatalf("read-only could not read or use its temporary directory:\n%s", out)
+	}
+	if out, ok := run(t, p, w.work, "echo x > new.txt"); ok {
+		t.Fatalf("read-only wrote the workspace:\n%s", out)
+	}
+}
+
+// The network is off: no TCP connection (to this machine either), no UDP
+// socket at all; with Network set, both work.
+func TestSandbox_Network(t *testing.T) {
+	w := newWorld(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte("hello\n"))
+			c.Close()
+		}
+	}()
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	tcp := "SANDBOX_TEST_DIAL=tcp:" + port + " " + os.Args[0]
+	udp := "SANDBOX_TEST_DIAL=udp:9 " + os.Args[0]
+	for _, network := range []bool{false, true} {
+		p := w.p
+		p.Network = network
+		if out, ok := run(t, p, w.work, tcp); ok != network {
+			t.Errorf("network %v: TCP connect succeeded=%v:\n%s", network, ok, out)
+		}
+		if out, ok := run(t, p, w.work, udp); ok != network {
+			t.Errorf("network %v: a UDP socket succeeded=%v:\n%s", network, ok, out)
+		}
+	}
+}

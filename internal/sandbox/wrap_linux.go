@@ -1,0 +1,117 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// able is set once the running binary has called Main, the sign that
+// re-running it with Arg starts the helper.
+var able atomic.Bool
+
+// Wrap rewrites cmd, not yet started, to run confined by p: under the
+// helper, in a user and mount namespace of its own when the kernel lets
+// tai make one (otherwise .git/hooks and .git/config stay writable, which
+// Probe reports). It fails where tai cannot confine at all, before
+// anything runs.
+func Wrap(cmd *exec.Cmd, p Policy) error {
+	st := Probe()
+	if !st.Landlock {
+		return fmt.Errorf("%w: %s", ErrUnavailable, st.Why)
+	}
+	if !able.Load() {
+		return fmt.Errorf("%w: this binary cannot run the sandbox helper", ErrUnavailable)
+	}
+	if cmd.Process != nil || cmd.Err != nil {
+		return fmt.Errorf("sandbox: the command is started or broken")
+	}
+	path := cmd.Path
+	if !filepath.IsAbs(path) && cmd.Dir != "" {
+		path = filepath.Join(cmd.Dir, path)
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	cmd.Args = append([]string{"tai", Arg, string(b), path}, cmd.Args...)
+	cmd.Path = "/proc/self/exe"
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	if st.Namespaces && len(p.Keep) > 0 {
+		uid, gid := os.Getuid(), os.Getgid()
+		cmd.SysProcAttr.Cloneflags |= unix.CLONE_NEWUSER | unix.CLONE_NEWNS
+		cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+		cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+		cmd.SysProcAttr.GidMappingsEnableSetgroups = false
+		env := cmd.Env
+		if env == nil {
+			env = os.Environ()
+		}
+		cmd.Env = append(env[:len(env):len(env)], nsEnv+"=1")
+	}
+	return nil
+}
+
+// Status is what the kernel offers the sandbox.
+type Status struct {
+	// Landlock is set when the kernel confines files (ABI ≥ 1); ABI is
+	// its version (4 and above confine TCP, 6 and above signals and
+	// abstract sockets).
+	Landlock bool
+	ABI      int
+	// Namespaces is set when tai can make a user and mount namespace, in
+	// which .git/hooks and .git/config of the workspace stay read-only.
+	Namespaces bool
+	// Why says what is missing, "" when nothing is.
+	Why string
+}
+
+var (
+	probeOnce sync.Once
+	probed    Status
+)
+
+// Probe finds, once, what the kernel offers.
+func Probe() Status {
+	probeOnce.Do(func() {
+		abi, _, e := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, 1) // LANDLOCK_CREATE_RULESET_VERSION
+		if e == 0 && int(abi) > 0 {
+			probed.Landlock, probed.ABI = true, int(abi)
+		} else {
+			probed.Why = "the kernel has no Landlock (Linux 5.13 or later, with landlock in the lsm= list)"
+		}
+		probed.Namespaces = namespacesWork()
+		switch {
+		case probed.Landlock && probed.ABI < 4:
+			probed.Why = fmt.Sprintf("Landlock ABI %d confines files but not the network (ABI 4, Linux 6.7)", probed.ABI)
+		case probed.Landlock && !probed.Namespaces:
+			probed.Why = "no user namespaces for tai (kernel.unprivileged_userns_clone, or an AppArmor rule), so .git/hooks and .git/config stay writable"
+		}
+	})
+	return probed
+}
+
+// namespacesWork tries a user and mount namespace with a child that
+// exits at once.
+func namespacesWork() bool {
+	cmd := exec.Command("/proc/self/exe", "-tai-sandbox-probe-never-runs")
+	cmd.Path = "/bin/true"
+	if _, err := os.Stat(cmd.Path); err != nil {
+		cmd.Path = "/usr/bin/true"
+	}
+	uid, gid := os.Getuid(), os.Getgid()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: unix.CLONE_NEWUSER | unix.CLONE_NEWNS,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}}
+	cmd.Args = []string{"true"}
+	return cmd.Run() == nil
+}

@@ -1,0 +1,33 @@
+//go:build !linux
+
+package sandbox
+
+import (
+	"fmt"
+	"os/exec"
+	"runtime"
+)
+
+// Arg is the helper's first argument (Linux only).
+const Arg = "__sandbox"
+
+// Main runs nothing here: there is no helper.
+func Main(args []string) (int, bool) { return 0, false }
+
+// Wrap cannot confine here yet: see docs/reliability.md, "The sandbox".
+func Wrap(cmd *exec.Cmd, p Policy) error {
+	return fmt.Errorf("%w on %s yet", ErrUnavailable, runtime.GOOS)
+}
+
+// Status is what the kernel offers the sandbox.
+type Status struct {
+	Landlock   bool
+	ABI        int
+	Namespaces bool
+	Why        string
+}
+
+// Probe says what is missing.
+func Probe() Status {
+	return Status{Why: "tai confines commands on Linux only so far (macOS Seatbelt and Windows restricted tokens are not done)"}
+}
