@@ -82,6 +82,10 @@ func (a *Approver) Approve(ctx context.Context, t *tools.Tool, call tools.Call) 
 	if c.Server == "" {
 		c.Server = t.Server
 	}
+	if c.Unconfined {
+		c.Sensitive, c.Always = true, nil
+		return a.decide(ctx, c)
+	}
 	n, err := a.needs(ctx, t, call, c, safe, reach)
 	if err != nil {
 		return Verdict{}, err
@@ -296,6 +300,9 @@ func (a *Approver) decide(ctx context.Context, c tools.Consent) (Verdict, error)
 	case profile.ApprovalYolo:
 		return Verdict{Allowed: true, Reason: "yolo"}, nil
 	case profile.ApprovalAuto:
+		if c.Unconfined {
+			break // outside the sandbox: the person decides
+		}
 		if a.Notices != nil {
 			a.Notices("auto-approved: " + textsafe.VisibleLine(c.Title))
 		}

@@ -53,6 +53,7 @@ type globalFlags struct {
 	yolo      bool
 	yes       bool
 	maxSteps  int
+	sandbox   string
 	addDirs   []string
 	json      bool
 	print     string
@@ -164,7 +165,7 @@ func (a *App) configFor(ctx context.Context, name, model string) (profile.Config
 	if model == "" {
 		model = a.flags.model
 	}
-	f := profile.Flags{Model: model, MaxSteps: a.flags.maxSteps}
+	f := profile.Flags{Model: model, MaxSteps: a.flags.maxSteps, Sandbox: a.flags.sandbox}
 	switch {
 	case a.flags.yolo:
 		f.Approval = profile.ApprovalYolo

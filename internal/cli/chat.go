@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"tai/internal/sandbox"
 	"time"
 
 	"tai/internal/agent"
@@ -191,6 +193,31 @@ type toolHost struct {
 	bridge   *bridge.Bridge
 }
 
+// sandboxOf is how the tool host of cfg confines commands (nil: off). A
+// kernel that cannot confine, or only in part, is said once, loudly.
+func (a *App) sandboxOf(cfg profile.Config, notice func(string)) *tools.Sandbox {
+	mode := cfg.Get(profile.KeySandbox)
+	if mode == sandbox.Off {
+		return nil
+	}
+	home, _ := os.UserHomeDir()
+	sb := &tools.Sandbox{Mode: mode, Home: home}
+	if a.store != nil {
+		sb.TaiHome = filepath.Dir(a.store.Path())
+	}
+	if notice == nil {
+		notice = func(s string) { fmt.Fprintln(a.Stderr, "tai: "+s) }
+	}
+	switch st := sandbox.Probe(); {
+	case !st.Landlock:
+		sb.Unavailable = st.Why
+		notice("sandbox unavailable: " + st.Why + "; every command asks you first (--sandbox off runs them unconfined without asking)")
+	case st.Why != "":
+		notice("sandbox partial: " + st.Why)
+	}
+	return sb
+}
+
 // newToolHost builds the tool host of cfg in the working directory: the
 // native catalogue, plus the bridged tools of the profile's enabled
 // servers unless served. The REPL, one-shot mode and tai --serve-mcp all
@@ -206,7 +233,7 @@ func (a *App) newToolHost(cfg profile.Config, o agentSetup) (*toolHost, error) {
 	}
 	reg := tools.NewRegistry(catalog.Native()...)
 	env := &tools.Env{Dir: dir, Roots: roots, Store: a.store, Profile: cfg.Profile, Prompter: o.Prompter, State: &tools.State{},
-		Approval: cfg.Approval(), Tools: reg, Served: o.Served}
+		Approval: cfg.Approval(), Tools: reg, Served: o.Served, Sandbox: a.sandboxOf(cfg, o.Notices)}
 	approver := &agent.Approver{Mode: cfg.Approval(), Store: a.store, Profile: cfg.Profile, Person: o.Person, Notices: o.Notices}
 	var b *bridge.Bridge
 	if o.Served {

@@ -14,6 +14,7 @@ import (
 
 	"tai/internal/procguard"
 	"tai/internal/reaper"
+	"tai/internal/sandbox"
 	"tai/internal/secretenv"
 	"tai/internal/textsafe"
 )
@@ -59,8 +60,12 @@ func (s silentExit) Error() string { return fmt.Sprintf("exit %d", int(s)) }
 // Main runs tai with args and returns the process exit code. It first
 // closes tai's process to the programs it will start (procguard).
 func Main(args []string) int {
-	// tai re-runs itself as the watcher of each stdio MCP server.
+	// tai re-runs itself as the watcher of each stdio MCP server, and as
+	// the helper that confines a command.
 	if code, ok := reaper.Main(args); ok {
+		return code
+	}
+	if code, ok := sandbox.Main(args); ok {
 		return code
 	}
 	procguard.Protect(secretenv.Names)

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+	"net"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -31,6 +33,18 @@ func TestMain(m *testing.M) {
 	switch os.Getenv("TAI_TEST_ROLE") {
 	case "audit-appender":
 		os.Exit(appendAuditRows(os.Getenv("TAI_HOME")))
+	case "dial": // sandbox.txtar: a command that connects to DIAL_URL's host
+		u, err := url.Parse(os.Getenv("DIAL_URL"))
+		if err == nil {
+			var c net.Conn
+			if c, err = net.Dial("tcp", u.Host); err == nil {
+				c.Close()
+				os.Stdout.WriteString("connected\n")
+				os.Exit(0)
+			}
+		}
+		os.Stderr.WriteString(err.Error() + "\n")
+		os.Exit(1)
 	}
 	testscript.Main(m, map[string]func(){
 		"tai":    func() { os.Exit(Main(os.Args[1:])) },

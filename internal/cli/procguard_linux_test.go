@@ -47,7 +47,7 @@ func childView(t *testing.T, cmd *exec.Cmd, srv *llmtest.Server) map[string]stri
 			fields[k] = v
 		}
 	}
-	if !strings.HasPrefix(fields["parent"], "tai --yolo -p ") {
+	if !strings.HasPrefix(fields["parent"], "tai --yolo ") {
 		t.Fatalf("$PPID is not tai: %q\n%s", fields["parent"], results[0].Content)
 	}
 	return fields
@@ -66,10 +66,13 @@ func shellTurn() llmtest.Script {
 // dumpable), and root, whom that does not stop, finds the values wiped
 // from the environment block (the keys still work: the model was reached
 // with one).
+//
+// Outside the sandbox (--sandbox off): inside it, Landlock closes tai's
+// /proc files to root too (TestProcess_SandboxedChildCannotReadTaiEnviron).
 func TestProcess_ShellChildCannotReadTaiEnviron(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "home")
 	srv := llmtest.Start(t, shellTurn())
-	cmd := taiCmd(home, "--yolo", "-p", "look around")
+	cmd := taiCmd(home, "--yolo", "--sandbox", "off", "-p", "look around")
 	cmd.Dir = t.TempDir()
 	f := childView(t, cmd, srv)
 	if os.Geteuid() != 0 {
@@ -93,6 +96,17 @@ func TestProcess_ShellChildCannotReadTaiEnviron(t *testing.T) {
 			t.Errorf("the name %s is gone; only values are wiped", name)
 		}
 	}
+}
+
+// In the sandbox (the default), tai's environ and memory are closed to its
+// shell child whoever runs it, root included: Landlock refuses access to a
+// process outside the child's domain.
+func TestProcess_SandboxedChildCannotReadTaiEnviron(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	srv := llmtest.Start(t, shellTurn())
+	cmd := taiCmd(home, "--yolo", "-p", "look around")
+	cmd.Dir = t.TempDir()
+	wantDenied(t, childView(t, cmd, srv))
 }
 
 // Run as an ordinary user (tests running as root switch to nobody), tai's

@@ -72,6 +72,7 @@ listens on 127.0.0.1:8765 for MCP clients that send Authorization: Bearer KEY.`,
 	pf.BoolVar(&a.flags.yolo, "yolo", false, "approve tool calls silently")
 	pf.BoolVar(&a.flags.yes, "yes", false, "approve this command's own consent prompts")
 	pf.IntVar(&a.flags.maxSteps, "max-steps", 0, "agent steps per turn (default 25)")
+	pf.StringVar(&a.flags.sandbox, "sandbox", "", "what commands may reach: read-only, workspace-write (the default) or off")
 	root.MarkFlagsMutuallyExclusive("auto", "yolo")
 
 	lf := root.Flags()

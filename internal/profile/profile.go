@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"tai/internal/mcp/oauth"
+	"tai/internal/sandbox"
 	"tai/internal/vault"
 )
 
@@ -31,6 +32,9 @@ const (
 	// (docs/oauth-client.json) is served: tai's client_id at authorization
 	// servers that take one (see docs/mcp.md, "Logging in").
 	KeyOAuthClientMetadataURL = "oauth_client_metadata_url"
+	// KeySandbox is how commands are confined: read-only, workspace-write
+	// or off (see docs/reliability.md, "The sandbox").
+	KeySandbox = "sandbox"
 )
 
 // Approval modes, in increasing order of trust.
@@ -58,6 +62,7 @@ var Keys = []Key{
 	{Name: KeySystemPrompt, Help: "text added to the system prompt"},
 	{Name: KeyContextWindow, Env: "TAI_CONTEXT_WINDOW", Help: "the model's context window in tokens (default: known models' own)", check: checkPositive},
 	{Name: KeySamplingAuto, Default: "false", Help: "true lets --auto and --yolo approve MCP sampling requests", check: checkBool},
+	{Name: KeySandbox, Default: sandbox.Default, Env: "TAI_SANDBOX", Help: "what commands may reach: read-only, workspace-write or off", check: sandbox.CheckMode},
 	{Name: KeyOAuthClientMetadataURL, Env: "TAI_OAUTH_CLIENT_METADATA_URL",
 		Help: "https URL where tai's OAuth client metadata document is served (docs/oauth-client.json)", check: oauth.CheckClientMetadataURL},
 }
@@ -141,6 +146,7 @@ type Flags struct {
 	Model    string
 	Approval string // from --auto / --yolo
 	MaxSteps int
+	Sandbox  string
 }
 
 // Config is a profile's effective configuration.
@@ -228,7 +234,10 @@ func Resolve(ctx context.Context, s *vault.Store, name string, getenv func(strin
 	if f.MaxSteps > 0 {
 		c.Values[KeyMaxSteps] = Value{Key: KeyMaxSteps, Value: strconv.Itoa(f.MaxSteps), Source: "flag --max-steps"}
 	}
-	for _, k := range []string{KeyModel, KeyApproval, KeyMaxSteps} {
+	if f.Sandbox != "" {
+		c.Values[KeySandbox] = Value{Key: KeySandbox, Value: f.Sandbox, Source: "flag --sandbox"}
+	}
+	for _, k := range []string{KeyModel, KeyApproval, KeyMaxSteps, KeySandbox} {
 		v := c.Values[k]
 		if err := Validate(k, v.Value); err != nil {
 			return c, fmt.Errorf("%s (from %s)", err, v.Source)

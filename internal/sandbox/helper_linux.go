@@ -2,11 +2,13 @@ package sandbox
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	"golang.org/x/sys/unix"
@@ -58,13 +60,24 @@ func Main(args []string) (int, bool) {
 // namespace the helper was started in, when it was), Landlock, then the
 // seccomp filter.
 func confine(p Policy) error {
+	masked := false
 	if os.Getenv(nsEnv) == "1" {
 		os.Unsetenv(nsEnv)
+		if !inOwnUserNamespace() {
+			return errors.New("told it runs in a namespace of its own, but it runs in the machine's: nothing was mounted")
+		}
+		if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+			return fmt.Errorf("making the mounts private: %w", err)
+		}
+		if err := mask(p.Protected); err != nil {
+			return err
+		}
 		if err := keepReadOnly(p.Keep); err != nil {
 			return err
 		}
+		masked = true
 	}
-	rules, err := rulesFor(p)
+	rules, err := rulesFor(p, masked)
 	if err != nil {
 		return err
 	}
@@ -78,16 +91,62 @@ func confine(p Policy) error {
 	return installFilter(p.Network)
 }
 
+// inOwnUserNamespace reports whether this process runs in a user
+// namespace other than the machine's: one that maps a single id, as Wrap
+// makes, rather than the whole range. Mounting anywhere else would change
+// the machine's own mounts (as root), so the helper checks first.
+func inOwnUserNamespace() bool {
+	b, err := os.ReadFile("/proc/self/uid_map")
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(b))
+	return len(f) == 3 && f[2] == "1"
+}
+
 // nsEnv tells the helper it was started in a user and mount namespace of
 // its own, where it may bind-mount.
 const nsEnv = "TAI_SANDBOX_NS"
 
-// keepReadOnly bind-mounts each existing path of keep onto itself
-// read-only, after making every mount private to this namespace.
-func keepReadOnly(keep []string) error {
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return fmt.Errorf("making the mounts private: %w", err)
+// mask hides each existing protected path in this mount namespace: a
+// directory under an empty read-only tmpfs, a file under /dev/null. What
+// the command sees there is empty, whatever Landlock grants above it, and
+// the real files are untouched.
+func mask(protected []string) error {
+	for _, pr := range realPaths(protected) {
+		fi, err := os.Stat(pr)
+		if err != nil {
+			continue // absent: nothing to read
+		}
+		if fi.IsDir() {
+			err = unix.Mount("tmpfs", pr, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=0500")
+		} else {
+			err = readOnlyBind("/dev/null", pr)
+		}
+		if err != nil {
+			return fmt.Errorf("hiding %s: %w", pr, err)
+		}
 	}
+	return nil
+}
+
+// readOnlyBind mounts src at dst, read-only, keeping the flags the
+// namespace cannot drop.
+func readOnlyBind(src, dst string) error {
+	if err := unix.Mount(src, dst, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		return err
+	}
+	var st unix.Statfs_t
+	flags := uintptr(0)
+	if unix.Statfs(dst, &st) == nil {
+		flags = uintptr(st.Flags) & (unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC | unix.MS_NOATIME | unix.MS_NODIRATIME | unix.MS_RELATIME)
+	}
+	return unix.Mount("", dst, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY|flags, "")
+}
+
+// keepReadOnly bind-mounts each existing path of keep onto itself
+// read-only.
+func keepReadOnly(keep []string) error {
 	for _, k := range keep {
 		if _, err := os.Lstat(k); err != nil {
 			continue // absent: nothing to keep (creating it needs the directory above, which is kept too)
@@ -96,15 +155,7 @@ func keepReadOnly(keep []string) error {
 		if err != nil {
 			continue
 		}
-		if err := unix.Mount(real, real, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
-			return fmt.Errorf("keeping %s read-only: %w", k, err)
-		}
-		var st unix.Statfs_t
-		flags := uintptr(0)
-		if unix.Statfs(real, &st) == nil {
-			flags = uintptr(st.Flags) & (unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC | unix.MS_NOATIME | unix.MS_NODIRATIME | unix.MS_RELATIME)
-		}
-		if err := unix.Mount("", real, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY|flags, ""); err != nil {
+		if err := readOnlyBind(real, real); err != nil {
 			return fmt.Errorf("keeping %s read-only: %w", k, err)
 		}
 	}
@@ -114,8 +165,15 @@ func keepReadOnly(keep []string) error {
 // rulesFor is p as Landlock rules: read everything but the protected
 // paths, write p.Write but any protected path inside it (with refer, so
 // files move within it), use the terminal and /dev/null.
-func rulesFor(p Policy) ([]landlock.Rule, error) {
+// With the protected paths masked in the mount namespace, read is granted
+// on / and write on each writable directory whole; without a namespace,
+// both go around the protected paths (cover), and a directory holding one
+// cannot have entries added or removed at its own level.
+func rulesFor(p Policy, masked bool) ([]landlock.Rule, error) {
 	protected := realPaths(p.Protected)
+	if masked {
+		protected = nil
+	}
 	dirs, files := cover("/", protected)
 	var rules []landlock.Rule
 	if len(dirs) > 0 {

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"encoding/json"
 	"net"
 	"os"
 	"os/exec"
@@ -86,7 +87,8 @@ func TestSandbox_WorkspaceWrite(t *testing.T) {
 		{"reads elsewhere", "cat " + filepath.Join(w.outside, "notes"), true},
 		{"writes and renames in the workspace", "echo x > new.txt && mkdir -p a/b && mv new.txt a/b/ && cat a/b/new.txt", true},
 		{"never reads a protected key", "cat " + w.key, false},
-		{"never lists a protected folder", "ls " + filepath.Dir(w.key), false},
+		{"never lists what a protected folder holds", "ls -A " + filepath.Dir(w.key) + " | grep id_rsa", false},
+		{"never deletes a protected path", "rm -rf " + filepath.Dir(w.key), false},
 		{"never writes outside", "echo x > " + filepath.Join(w.outside, "notes"), false},
 		{"never writes the home (.profile, LD_PRELOAD for later)", "echo 'export LD_PRELOAD=/x.so' >> " + filepath.Join(w.home, ".profile"), false},
 		{"never adds a git hook", "echo 'rm -rf ~' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit", false},
@@ -108,6 +110,9 @@ func TestSandbox_WorkspaceWrite(t *testing.T) {
 				t.Fatalf("the key leaked:\n%s", out)
 			}
 		})
+	}
+	if b, err := os.ReadFile(w.key); err != nil || string(b) != "PRIVATE KEY" {
+		t.Errorf("the key is gone or changed: %q %v", b, err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(w.work, ".git", "config")); string(b) != "[core]" {
 		t.Errorf(".git/config changed: %q", b)
@@ -157,5 +162,23 @@ func TestSandbox_Network(t *testing.T) {
 		if out, ok := run(t, p, w.work, udp); ok != network {
 			t.Errorf("network %v: a UDP socket succeeded=%v:\n%s", network, ok, out)
 		}
+	}
+}
+
+// A helper told it runs in a namespace of its own when it does not (the
+// namespaces were lost on the way) refuses, and mounts nothing on the
+// machine.
+func TestSandbox_NeverMountsOnTheMachine(t *testing.T) {
+	w := newWorld(t)
+	b, _ := json.Marshal(w.p)
+	cmd := exec.Command("/proc/self/exe", Arg, string(b), "/bin/true", "true")
+	cmd.Env = append(os.Environ(), nsEnv+"=1")
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != helperFailed || !strings.Contains(string(out), "nothing was mounted") {
+		t.Fatalf("%v: %s", err, out)
+	}
+	mounts, _ := os.ReadFile("/proc/self/mountinfo")
+	if strings.Contains(string(mounts), w.home) {
+		t.Fatalf("a mask reached the machine's mounts:\n%s", mounts)
 	}
 }

@@ -46,7 +46,7 @@ func Wrap(cmd *exec.Cmd, p Policy) error {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
-	if st.Namespaces && len(p.Keep) > 0 {
+	if st.Namespaces {
 		uid, gid := os.Getuid(), os.Getgid()
 		cmd.SysProcAttr.Cloneflags |= unix.CLONE_NEWUSER | unix.CLONE_NEWNS
 		cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}

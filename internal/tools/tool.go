@@ -114,6 +114,10 @@ type Consent struct {
 	// policy fills it in (the call's Grant and what its Reach needs), and
 	// consent screens show it. Empty means "always" is not offered.
 	Always []Grant
+	// Unconfined marks a command that would run outside the sandbox (the
+	// model asked, or the kernel cannot confine): the person is asked in
+	// every mode but yolo, no grant covers it, and "always" is not offered.
+	Unconfined bool
 }
 
 // Call is one invocation, with the host around it.
@@ -169,6 +173,9 @@ type Env struct {
 	ServedChat bool
 	// Progress receives streamed output of long tools (shell), may be nil.
 	Progress io.Writer
+	// Sandbox confines the commands tools run (shell, its jobs, !command);
+	// nil runs them unconfined (--sandbox off, and hosts that set none).
+	Sandbox *Sandbox
 
 	// State holds per-host tool state (jobs, undo snapshots, loaded tools),
 	// keyed by the owning package.
@@ -176,6 +183,16 @@ type Env struct {
 	// Tools is the registry the host's agent calls tools from, for tools
 	// that look across the catalogue (tool_search); nil where there is none.
 	Tools *Registry
+}
+
+// Sandbox is how the host confines commands: the mode (sandbox's
+// ReadOnly or WorkspaceWrite), the person's home and tai's, whose
+// protected paths no command reads. Unavailable, when set, says why the
+// kernel cannot confine here: commands then run unconfined, and each
+// asks the person first.
+type Sandbox struct {
+	Mode, Home, TaiHome string
+	Unavailable         string
 }
 
 // Prompter asks the person a question.

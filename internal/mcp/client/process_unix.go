@@ -22,7 +22,10 @@ type processTree struct {
 // what it spawned (npx starts a shell that starts node), under a watcher
 // where there is one.
 func startTree(cmd *exec.Cmd, grace time.Duration) (processTree, error) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = true
 	watched := reaper.Wrap(cmd, grace)
 	return processTree{watched}, cmd.Start()
 }

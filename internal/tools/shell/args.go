@@ -34,7 +34,7 @@ var group = tools.Group{Name: Group, Docs: docs}
 func Shell() *tools.Tool {
 	t := group.Tool(ShellName, nil)
 	t.Description += shellNote()
-	return tools.Define(t, runShell, tools.SafeIf(shellSafe), tools.ConsentBy(shellConsent), tools.ReachBy(shellReach))
+	return tools.Define(t, runShell, shellSafe, tools.ConsentBy(shellConsent), tools.ReachBy(shellReach))
 }
 
 // JobOutput returns the job_output tool. It only reads, so it is safe.

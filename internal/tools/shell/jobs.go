@@ -62,7 +62,8 @@ func (t *jobTable) stopAll() {
 }
 
 // start runs line as a new job. A timeout of 0 means no limit.
-func (t *jobTable) start(dir, line string, timeout int) (*job, error) {
+func (t *jobTable) start(env *tools.Env, a shellArgs, timeout int) (*job, error) {
+	dir, line := env.Dir, a.Command
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {
@@ -78,9 +79,13 @@ func (t *jobTable) start(dir, line string, timeout int) (*job, error) {
 		sort.Strings(running)
 		return nil, fmt.Errorf("%d jobs are running already (%s); stop one with job_kill or wait for one to end", maxRunning, strings.Join(running, ", "))
 	}
-	p, err := startProcess(dir, line, true)
+	policy, private, err := confinement(env, a)
 	if err != nil {
 		return nil, err
+	}
+	p, err := startProcess(dir, line, true, policy, private)
+	if err != nil {
+		return nil, errors.New(unavailableLine(err))
 	}
 	t.next++
 	j := &job{
@@ -136,7 +141,7 @@ func startJob(env *tools.Env, a shellArgs) (tools.Result, error) {
 	if err != nil {
 		return tools.Errorf("shell: %v", err), nil
 	}
-	j, err := t.start(env.Dir, a.Command, a.Timeout)
+	j, err := t.start(env, a, a.Timeout)
 	if err != nil {
 		return tools.Errorf("shell: %v", err), nil
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"tai/internal/gitenv"
+	"tai/internal/sandbox"
 	"tai/internal/secretenv"
 )
 
@@ -23,17 +24,27 @@ const straggleGrace = 2 * time.Second
 // on Windows), with stdout and stderr joined on one pipe. tai's secret
 // environment variables are not passed on.
 type process struct {
-	cmd    *exec.Cmd
-	tree   processTree
-	out    *os.File      // read end of the output pipe
-	stdin  *os.File      // write end of the input pipe; nil unless asked for
-	exited chan struct{} // closed once the shell has exited and been reaped
+	cmd     *exec.Cmd
+	private string // a private temporary directory to remove at the end
+	tree    processTree
+	out     *os.File      // read end of the output pipe
+	stdin   *os.File      // write end of the input pipe; nil unless asked for
+	exited  chan struct{} // closed once the shell has exited and been reaped
 }
 
-// startProcess starts line in dir. With input, the process reads a pipe
-// (see process.stdin); otherwise it reads /dev/null. A read-only line that
-// runs git gets gitenv's protections (see [readOnlyGit]).
-func startProcess(dir, line string, input bool) (*process, error) {
+// startProcess starts line in dir, confined by policy unless it is nil,
+// with private as its temporary directory when set. With input, the
+// process reads a pipe (see process.stdin); otherwise it reads /dev/null.
+// A read-only line that runs git gets gitenv's protections (see
+// [readOnlyGit]).
+func startProcess(dir, line string, input bool, policy *sandbox.Policy, private string) (p *process, err error) {
+	if private != "" {
+		defer func() {
+			if err != nil {
+				os.RemoveAll(private)
+			}
+		}()
+	}
 	if dir != "" {
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 			return nil, fmt.Errorf("working directory %s is not a directory", dir)
@@ -51,6 +62,16 @@ func startProcess(dir, line string, input bool) (*process, error) {
 			r.Close()
 			w.Close()
 			return nil, fmt.Errorf("git cannot run read-only here: %w", err)
+		}
+	}
+	if private != "" {
+		cmd.Env = append(cmd.Env, "TMPDIR="+private)
+	}
+	if policy != nil {
+		if err := sandbox.Wrap(cmd, *policy); err != nil {
+			r.Close()
+			w.Close()
+			return nil, err
 		}
 	}
 	cmd.Stdout, cmd.Stderr = w, w
@@ -78,7 +99,7 @@ func startProcess(dir, line string, input bool) (*process, error) {
 		}
 		return nil, err
 	}
-	p := &process{cmd: cmd, tree: tree, out: r, stdin: inW, exited: make(chan struct{})}
+	p = &process{cmd: cmd, private: private, tree: tree, out: r, stdin: inW, exited: make(chan struct{})}
 	go func() {
 		cmd.Wait() // the exit status is read from cmd.ProcessState
 		close(p.exited)
@@ -115,6 +136,9 @@ func (p *process) finish() {
 func (p *process) close() {
 	p.tree.release()
 	p.out.Close()
+	if p.private != "" {
+		os.RemoveAll(p.private)
+	}
 	if p.stdin != nil {
 		p.stdin.Close()
 	}

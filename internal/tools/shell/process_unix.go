@@ -15,7 +15,10 @@ func shellCommand(line string) *exec.Cmd { return exec.Command("/bin/sh", "-c", 
 
 // startTree starts cmd in a process group of its own.
 func startTree(cmd *exec.Cmd) (processTree, error) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if cmd.SysProcAttr == nil { // the sandbox may have set namespaces
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = true
 	if err := cmd.Start(); err != nil {
 		return processTree{}, err
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"tai/internal/sandbox"
 	"tai/internal/tools"
 	"tai/internal/tools/clip"
 )
@@ -22,9 +23,16 @@ const (
 	progressCap    = 1 << 20
 )
 
-func shellSafe(a shellArgs) bool { return !a.Background && ReadOnly(a.Command) == nil }
+// shellSafe is the rule: safe only in the foreground, read-only, and
+// inside the sandbox the host has.
+func shellSafe(t *tools.Tool) {
+	t.Safe = func(call tools.Call) bool {
+		a, err := tools.ArgsOf[shellArgs](call)
+		return err == nil && !a.Background && ReadOnly(a.Command) == nil && !unconfined(call.Env, a)
+	}
+}
 
-func shellConsent(_ tools.Call, a shellArgs) tools.Consent {
+func shellConsent(call tools.Call, a shellArgs) tools.Consent {
 	var d strings.Builder
 	d.WriteString(a.Command)
 	if a.Background {
@@ -33,13 +41,26 @@ func shellConsent(_ tools.Call, a shellArgs) tools.Consent {
 	if err := ReadOnly(a.Command); err != nil {
 		fmt.Fprintf(&d, "\nNot read-only: %v.", err)
 	}
-	return tools.Consent{Title: "shell: " + oneLine(a.Command, 80), Detail: d.String(), Grants: commandGrants(a.Command)}
+	out := tools.Consent{Title: "shell: " + oneLine(a.Command, 80), Detail: d.String(), Grants: commandGrants(a.Command)}
+	if unconfined(call.Env, a) {
+		why := "the model asks to run it outside the sandbox"
+		if u := call.Env.Sandbox.Unavailable; u != "" {
+			why = "the sandbox is unavailable here (" + u + ")"
+		}
+		out.Title = "shell, unsandboxed: " + oneLine(a.Command, 70)
+		out.Detail += "\n\nRuns UNSANDBOXED: " + why + ". It may read your keys, reach the network and write anywhere you can. Asked every time; never allowed for good."
+		out.Unconfined, out.Grants = true, nil
+	}
+	return out
 }
 
 type shellArgs struct {
 	Command    string `json:"command" jsonschema:"The command line, run by /bin/sh -c." minLength:"1"`
 	Timeout    int    `json:"timeout,omitempty" jsonschema:"Seconds until the command's process group is killed. Default 120; background jobs have no limit unless this is given." minimum:"1" maximum:"600"`
 	Background bool   `json:"background,omitempty" jsonschema:"Start the command as a job and answer at once with its id."`
+	// Unsandboxed runs the command outside the sandbox, after the person
+	// says yes to it in particular.
+	Unsandboxed bool `json:"unsandboxed,omitempty"`
 }
 
 func runShell(ctx context.Context, call tools.Call, a shellArgs) (tools.Result, error) {
@@ -58,15 +79,19 @@ func runShell(ctx context.Context, call tools.Call, a shellArgs) (tools.Result, 
 	}
 	timeout := a.Timeout
 	timeout = cmp.Or(timeout, defaultTimeout)
-	return runForeground(ctx, env, a.Command, timeout), nil
+	return runForeground(ctx, env, a, timeout), nil
 }
 
-// runForeground runs line to completion, or kills its process group at the
-// timeout or when ctx ends.
-func runForeground(ctx context.Context, env *tools.Env, line string, timeout int) tools.Result {
-	p, err := startProcess(env.Dir, line, false)
+// runForeground runs the command to completion, or kills its process
+// group at the timeout or when ctx ends.
+func runForeground(ctx context.Context, env *tools.Env, a shellArgs, timeout int) tools.Result {
+	policy, private, err := confinement(env, a)
 	if err != nil {
 		return tools.Errorf("shell: %v", err)
+	}
+	p, err := startProcess(env.Dir, a.Command, false, policy, private)
+	if err != nil {
+		return tools.Errorf("shell: %s", unavailableLine(err))
 	}
 	defer p.close()
 	out := clip.New(headCap, tailCap)
@@ -111,7 +136,13 @@ func runForeground(ctx context.Context, env *tools.Env, line string, timeout int
 	if stopped != "" {
 		return tools.Errorf("%s[%s: the command and its process group were killed]", text, stopped)
 	}
-	return tools.Text(text + "[" + p.status() + "]")
+	status := "[" + p.status() + "]"
+	if policy != nil && !p.cmd.ProcessState.Success() {
+		if why := sandbox.Explain(*policy, env.Dir, out.String()); why != "" {
+			status += "\n" + why
+		}
+	}
+	return tools.Text(text + status)
 }
 
 // limitWriter passes on the first n bytes, then one notice, then nothing.
