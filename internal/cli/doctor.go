@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"tai/internal/profile"
+	"tai/internal/sandbox"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -103,8 +105,29 @@ func (a *App) doctor(ctx context.Context, o doctorOptions) []finding {
 		add(a.doctorMCP(ctx, o)...)
 	}
 	add(a.doctorRuntimes(ctx, o)...)
+	add(a.doctorSandbox(ctx))
 	add(a.doctorServe()...)
 	return fs
+}
+
+// doctorSandbox reports what confines commands: the mode and where it
+// comes from, and what the kernel offers for it.
+func (a *App) doctorSandbox(ctx context.Context) finding {
+	mode, from := sandbox.Default, "default"
+	if cfg, err := a.Config(ctx); err == nil {
+		v := cfg.Values[profile.KeySandbox]
+		mode, from = v.Value, v.Source
+	}
+	st := sandbox.Probe()
+	switch {
+	case mode == sandbox.Off:
+		return findWarn("runtime", "sandbox", "off ("+from+"): commands reach everything you can", "tai config set sandbox workspace-write")
+	case !st.Landlock:
+		return findFail("runtime", "sandbox", mode+" ("+from+"), but unavailable: "+st.Why+"; every command asks first", "use a kernel with Landlock (5.13 or later), or run tai where one is")
+	case st.Why != "":
+		return findWarn("runtime", "sandbox", fmt.Sprintf("%s (%s), Landlock ABI %d; partial: %s", mode, from, st.ABI, st.Why), "")
+	}
+	return findOK("runtime", "sandbox", fmt.Sprintf("%s (%s): Landlock ABI %d, user and mount namespaces, seccomp", mode, from, st.ABI))
 }
 
 func findOK(area, check, detail string) finding {
