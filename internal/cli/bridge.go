@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"os"
+	"path/filepath"
+	"tai/internal/sandbox"
 
 	"tai/internal/agent"
 	"tai/internal/mcp/bridge"
@@ -23,14 +25,21 @@ func (a *App) newBridge(name string, approver *agent.Approver) *bridge.Bridge {
 		Progress:         a.Stderr,
 		ProgressTerminal: a.IsTerminal(a.Stderr),
 	}
-	if cfg, err := profile.Resolve(context.Background(), a.store, name, a.Getenv, profile.Flags{}); err == nil {
+	added, _ := a.addedDirs() // a bad --add-dir fails where it is used
+	if cfg, err := profile.Resolve(context.Background(), a.store, name, a.Getenv, profile.Flags{Sandbox: a.flags.sandbox}); err == nil {
 		b.ClientMetadataURL = cfg.Get(profile.KeyOAuthClientMetadataURL)
+		if cfg.Get(profile.KeySandbox) != sandbox.Off {
+			home, _ := os.UserHomeDir()
+			b.Sandbox = &bridge.ServerSandbox{Dirs: append([]string{dir}, added...), Home: home, TaiHome: filepath.Dir(a.store.Path())}
+			if st := sandbox.Probe(); !st.Landlock {
+				b.Sandbox.Unavailable = st.Why
+			}
+		}
 	}
 	// Every bridge answers elicitations, so every server is told the same
 	// capabilities (and lists the same tools) whoever starts it; with
 	// nobody to ask, the answer is a decline.
 	b.Elicit = (&elicitor{a: a, ap: approver}).answer
-	added, _ := a.addedDirs() // a bad --add-dir fails where it is used
 	b.Roots = (&workspace{dirs: append([]string{dir}, added...)}).roots
 	if approver != nil {
 		b.Confirm = func(ctx context.Context, c tools.Consent) (bool, error) {

@@ -16,6 +16,7 @@ import (
 	"tai/internal/mcp/mcptest"
 	"tai/internal/mcp/resolve/githubtest"
 	"tai/internal/reaper"
+	"tai/internal/sandbox"
 	"tai/internal/vault"
 )
 
@@ -24,6 +25,9 @@ import (
 func TestMain(m *testing.M) {
 	// First: a server's watcher runs with the server's environment.
 	if code, ok := reaper.Main(os.Args[1:]); ok {
+		os.Exit(code)
+	}
+	if code, ok := sandbox.Main(os.Args[1:]); ok { // in-process tests sandbox commands and servers too
 		os.Exit(code)
 	}
 	if mcptest.ShouldServe() {

@@ -35,3 +35,28 @@ func TestExplain(t *testing.T) {
 		t.Errorf("read-only: %q", got)
 	}
 }
+
+// A server reads the package managers' configuration, which npx needs;
+// a command does not; both never read keys.
+func TestServerProtected(t *testing.T) {
+	cmd, srv := Protected("/home/u", "/t"), ServerProtected("/home/u", "/t")
+	for _, p := range []string{"/home/u/.npmrc", "/home/u/.yarnrc"} {
+		if !contains(cmd, p) || contains(srv, p) {
+			t.Errorf("%s: commands %v, servers %v", p, contains(cmd, p), contains(srv, p))
+		}
+	}
+	for _, p := range []string{"/home/u/.ssh", "/t", "/home/u/.pypirc"} {
+		if !contains(srv, p) {
+			t.Errorf("servers may read %s", p)
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -81,6 +81,24 @@ func Protected(home, taiHome string) []string {
 	return out
 }
 
+// ServerProtected is Protected for a stdio MCP server: the same, but the
+// package managers' own configuration (.npmrc, .yarnrc), which npx needs
+// to find its registry (a mirror, a proxy, a private registry's token),
+// stays readable to it.
+func ServerProtected(home, taiHome string) []string {
+	var out []string
+	for _, p := range Protected(home, taiHome) {
+		if base := filepath.Base(p); home != "" && filepath.Dir(p) == home && slices.Contains(packageConfig, base) {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// packageConfig are the protected files a server may read (ServerProtected).
+var packageConfig = []string{".npmrc", ".yarnrc"}
+
 // protectedInHome are the protected paths under the home directory.
 var protectedInHome = []string{
 	".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".kube", ".docker",

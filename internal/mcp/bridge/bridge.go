@@ -70,6 +70,9 @@ type Bridge struct {
 	// --no-browser); the loopback listener still takes a redirect that
 	// arrives.
 	Paste func(ctx context.Context) (string, error)
+	// Sandbox confines the stdio servers the bridge starts; nil runs them
+	// unconfined (see confine.go).
+	Sandbox *ServerSandbox
 	// ClientMetadataURL is where tai's client ID metadata document is
 	// served (the oauth_client_metadata_url setting): the client_id at
 	// authorization servers that take one. Empty skips that method.

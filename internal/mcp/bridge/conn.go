@@ -331,7 +331,7 @@ func (b *Bridge) expand(ctx context.Context, e config.Entry) (config.Expanded, e
 func (b *Bridge) transport(x config.Expanded) client.Transport {
 	e, hide := x.Entry, newHider(x)
 	if e.Transport == config.Stdio {
-		return client.Stdio{Command: e.Command, Args: e.Args, Env: e.Env, Dir: e.Cwd, Label: hide.all(argv(e))}
+		return client.Stdio{Command: e.Command, Args: e.Args, Env: e.Env, Dir: e.Cwd, Label: hide.all(argv(e)), Confine: b.confineServer(e.Name, e)}
 	}
 	hc := b.httpClient()
 	if !hasAuthHeader(e.Headers) {

@@ -285,7 +285,7 @@ func TestSet_RefusesUnknownKeysAndValues(t *testing.T) {
 	f.add(t, featuresEntry(t, "feat", "log"), true)
 	ctx := context.Background()
 	for set, want := range map[string]string{
-		"colour=blue":     `no setting "colour": tai mcp set knows log_level, roots, startup_timeout, timeout`,
+		"colour=blue":     `no setting "colour": tai mcp set knows log_level, roots, sandbox, startup_timeout, timeout`,
 		"log_level=loud":  `log_level="loud": write one of debug, info, notice, warning, error, critical, alert, emergency`,
 		"roots=sometimes": `roots="sometimes": write one of off`,
 	} {

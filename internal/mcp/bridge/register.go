@@ -256,6 +256,9 @@ func (b *Bridge) register(ctx context.Context, e config.Entry, req AddRequest, c
 		return Added{}, err
 	}
 	c := Describe(x, "register")
+	if e.Transport == config.Stdio {
+		c.Detail += "\n" + sandboxLine(e, b.Sandbox)
+	}
 	if req.PinPolicy == vault.PinNotify {
 		c.Detail += "\npins: notify (a changed tool definition is accepted with a notice showing its diff, and audited)"
 	}
@@ -295,6 +298,9 @@ func (b *Bridge) register(ctx context.Context, e config.Entry, req AddRequest, c
 	reg := Registration(srv, listed)
 	reg.Prompts = pinnedPrompts(e.Name, l.prompts)
 	reg.Settings = limitSettings(e)
+	for k, v := range sandboxSettings(e) {
+		reg.Settings[k] = v
+	}
 	if l.promptErr != nil {
 		a.Notes = append(a.Notes, fmt.Sprintf("listing its prompts failed (%v); they are listed at its next start and withheld until you approve them", l.promptErr))
 	}

@@ -24,6 +24,7 @@ const (
 var Settings = map[string][]string{
 	SettingLogLevel: append([]string{DefaultLogLevel}, wire.LogLevels...),
 	SettingRoots:    {"on", "off"},
+	SettingSandbox:  {"files", "strict", "off"},
 }
 
 // SettingError is a setting tai does not know, or a value it may not take.

@@ -40,6 +40,9 @@ type Stdio struct {
 	// may hold substituted secrets; the bridge passes the line its consent
 	// screen showed ([env:NAME] and [secret:NAME] in their place).
 	Label string
+	// Confine, when set, rewrites the command to run confined (package
+	// sandbox) before it starts; its error stops the start.
+	Confine func(*exec.Cmd) error
 
 	grace time.Duration // shutdownGrace unless a test shortens it
 }
@@ -106,6 +109,12 @@ func (s Stdio) dial(ctx context.Context, p peer, log *tail) (transport, error) {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[3], files[5]
 	cmd.Env = childEnv(os.Environ(), s.Env, runtime.GOOS)
 	cmd.Dir = s.Dir
+	if s.Confine != nil {
+		if err := s.Confine(cmd); err != nil {
+			closeAll(files[:])
+			return nil, err
+		}
+	}
 	grace := s.grace
 	if grace == 0 {
 		grace = shutdownGrace

@@ -59,8 +59,11 @@ type Entry struct {
 	StartupTimeout time.Duration
 	// OAuth is a client registered beforehand with the server's
 	// authorization server (HTTP only), nil when none.
-	OAuth  *OAuthClient
-	Source string
+	OAuth *OAuthClient
+	// Sandbox narrows or widens a stdio server's confinement; nil keeps
+	// the default.
+	Sandbox *SandboxSpec
+	Source  string
 	// Notes are warnings to show the person at consent: ignored keys,
 	// derived names, transport repairs. Never instructions.
 	Notes []string

@@ -47,6 +47,7 @@ var keys = map[string]keyReader{
 	"startup_timeout_ms":   readStartup,     // Codex
 	"tool_timeout_sec":     readCallTimeout, // Codex
 	"oauth":                readOAuth,       // Claude Code: a pre-registered client
+	"sandbox":              readSandbox,     // tai: a server's confinement, narrowed or widened
 	"trust":                readTrust,       // Gemini CLI
 	"autoApprove":          readTrust,       // Cline
 	"alwaysAllow":          readTrust,       // Roo Code

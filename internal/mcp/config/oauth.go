@@ -141,3 +141,47 @@ func readOAuth(d *draft, k string, v any) error {
 	d.e.OAuth = &o
 	return nil
 }
+
+// SandboxSpec is a pasted entry's "sandbox": {"network": false} narrows a
+// server's confinement (no network), {"write": ["~/notes"]} widens it
+// (more writable directories). Nil fields leave the default.
+type SandboxSpec struct {
+	Network *bool
+	Write   []string
+}
+
+// readSandbox takes "sandbox": {network, write}.
+func readSandbox(d *draft, k string, v any) error {
+	where := at(d.where, k)
+	m, err := wantObject(v, where)
+	if err != nil {
+		return err
+	}
+	var sb SandboxSpec
+	for _, key := range slices.Sorted(maps.Keys(m)) {
+		here := at(where, key)
+		switch key {
+		case "network":
+			b, err := wantBool(m[key], here)
+			if err != nil {
+				return err
+			}
+			sb.Network = &b
+		case "write":
+			list, err := wantStrings(m[key], here)
+			if err != nil {
+				return err
+			}
+			for i, p := range list {
+				if !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~/") || strings.ContainsFunc(p, isControl) || strings.Contains(p, "\n") {
+					return fmt.Errorf("%s[%d]: %q is not a directory tai can grant: write an absolute path or one under ~/", here, i, printable(p))
+				}
+			}
+			sb.Write = list
+		default:
+			d.ignored = append(d.ignored, k+"."+key)
+		}
+	}
+	d.e.Sandbox = &sb
+	return nil
+}

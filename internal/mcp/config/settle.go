@@ -54,6 +54,10 @@ func (d *draft) settle() error {
 func (d *draft) settleHTTP(u, typ string) error {
 	d.e.Transport = HTTP
 	d.e.URL = u
+	if d.e.Sandbox != nil {
+		d.e.Notes = append(d.e.Notes, "sandbox ignored: it confines a server tai starts, and this one runs elsewhere")
+		d.e.Sandbox = nil
+	}
 	d.drop(d.e.Args != nil, "args")
 	d.drop(d.e.Env != nil, "env")
 	d.drop(d.e.Cwd != "", "cwd")

@@ -529,6 +529,17 @@ func (s *Server) answer(name string, raw json.RawMessage, args map[string]any) (
 		return text(string(raw), false), true
 	case "fail":
 		return text("it broke", true), true
+	case "read": // what the server can read (sandbox tests)
+		b, err := os.ReadFile(fmt.Sprint(args["path"]))
+		if err != nil {
+			return text(err.Error(), true), true
+		}
+		return text(string(b), false), true
+	case "write": // what the server can write (sandbox tests)
+		if err := os.WriteFile(fmt.Sprint(args["path"]), []byte("written by the server\n"), 0o644); err != nil {
+			return text(err.Error(), true), true
+		}
+		return text("wrote", false), true
 	case "big":
 		if n, ok := args["size"].(float64); ok {
 			return text(strings.Repeat("x", int(n)), false), true
