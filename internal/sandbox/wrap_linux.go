@@ -13,6 +13,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// withoutNamespaces makes Wrap confine as on a kernel without user
+// namespaces (tests of that fallback).
+var withoutNamespaces bool
+
 // able is set once the running binary has called Main, the sign that
 // re-running it with Arg starts the helper.
 var able atomic.Bool
@@ -33,6 +37,15 @@ func Wrap(cmd *exec.Cmd, p Policy) error {
 	if cmd.Process != nil || cmd.Err != nil {
 		return fmt.Errorf("sandbox: the command is started or broken")
 	}
+	for _, w := range p.Write {
+		// The XDG cache (go build's, pip's, uv's) is made when missing:
+		// inside, its parent, the home directory, is not writable.
+		if filepath.Base(w) == ".cache" {
+			if _, err := os.Stat(w); os.IsNotExist(err) {
+				_ = os.MkdirAll(w, 0o700)
+			}
+		}
+	}
 	path := cmd.Path
 	if !filepath.IsAbs(path) && cmd.Dir != "" {
 		path = filepath.Join(cmd.Dir, path)
@@ -46,7 +59,7 @@ func Wrap(cmd *exec.Cmd, p Policy) error {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
-	if st.Namespaces {
+	if st.Namespaces && !withoutNamespaces {
 		uid, gid := os.Getuid(), os.Getgid()
 		cmd.SysProcAttr.Cloneflags |= unix.CLONE_NEWUSER | unix.CLONE_NEWNS
 		cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
