@@ -50,6 +50,9 @@ type Approver struct {
 	// Secrets returns the secret values a request must never carry, by
 	// name; nil means the vault's and tai's own environment secrets.
 	Secrets func(ctx context.Context) map[string]string
+	// DeniedHost reports a host the administrator's policy refuses: a
+	// call that would send a request there is refused in every mode.
+	DeniedHost func(host string) bool
 
 	leakMu  sync.Mutex
 	leakIdx *leak.Index // of the secrets whose digest is leakKey
@@ -72,6 +75,13 @@ func (a *Approver) Approve(ctx context.Context, t *tools.Tool, call tools.Call) 
 	if len(reach.URLs) > 0 || reach.Sends != "" || t.Bridged() {
 		if v, refused := a.leaks(ctx, call); refused {
 			return v, nil
+		}
+	}
+	if a.DeniedHost != nil {
+		for _, u := range reach.URLs {
+			if h := tools.HostName(u); h != "" && a.DeniedHost(h) {
+				return Verdict{Reason: "refused: the administrator's policy refuses requests to " + h, Refused: true}, nil
+			}
 		}
 	}
 	safe := t.IsSafe(call)

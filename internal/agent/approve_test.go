@@ -306,3 +306,30 @@ func reverse(s string) string {
 	}
 	return string(r)
 }
+
+// A host the administrator's policy refuses is refused in every mode,
+// with nothing shown to the person; other hosts go on as before. A model's
+// rerun of a command outside the sandbox asks the person under --auto too.
+func TestApprove_PolicyAndUnconfined(t *testing.T) {
+	po := newPolicy(t)
+	po.ap.DeniedHost = func(h string) bool { return h == "evil.example" || strings.HasSuffix(h, ".evil.example") }
+	for _, mode := range []string{profile.ApprovalAsk, profile.ApprovalAuto, profile.ApprovalYolo} {
+		po.ap.Mode = mode
+		v, c := po.approve(t, "web_fetch", `{"url":"https://a.evil.example/x"}`, AllowOnce)
+		if v.Allowed || !v.Refused || c != nil || !strings.Contains(v.Reason, "administrator's policy refuses requests to a.evil.example") {
+			t.Errorf("%s: %+v %+v", mode, v, c)
+		}
+	}
+	po.ap.Mode = profile.ApprovalAuto
+	if v, c := po.approve(t, "web_fetch", `{"url":"https://docs.example.org/"}`, Deny); !v.Allowed || c != nil {
+		t.Errorf("another host under auto: %+v %+v", v, c)
+	}
+	po.env.Sandbox = &tools.Sandbox{Mode: "workspace-write"}
+	v, c := po.approve(t, "shell", `{"command":"ls","unsandboxed":true}`, AllowToolAlways)
+	if !v.Allowed || c == nil || !c.Unconfined || len(c.Always) != 0 || !strings.Contains(c.Detail, "Runs UNSANDBOXED") {
+		t.Fatalf("an unsandboxed rerun under auto: %+v %+v", v, c)
+	}
+	if gs := po.grants(t); len(gs) != 0 {
+		t.Errorf("an unsandboxed rerun left grants: %v", gs)
+	}
+}

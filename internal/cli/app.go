@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/term"
 
+	"tai/internal/policy"
 	"tai/internal/profile"
 	"tai/internal/repl"
 	"tai/internal/seal"
@@ -42,6 +43,10 @@ type App struct {
 	interrupts atomic.Pointer[chan struct{}]
 	// person, when set, is the REPL's person, for subcommands run from it.
 	person *repl.Person
+	// policyPath is the administrator's policy file (policy.Path(); tests
+	// point it elsewhere); managed caches what it says.
+	policyPath string
+	managed    *policy.Policy
 }
 
 // globalFlags are docs/host.md §1's global flags.
@@ -172,7 +177,36 @@ func (a *App) configFor(ctx context.Context, name, model string) (profile.Config
 	case a.flags.auto:
 		f.Approval = profile.ApprovalAuto
 	}
-	return profile.Resolve(ctx, a.store, name, a.Getenv, f)
+	cfg, err := profile.Resolve(ctx, a.store, name, a.Getenv, f)
+	if err != nil {
+		return cfg, err
+	}
+	pol, err := a.policy()
+	if err != nil {
+		return cfg, err
+	}
+	ap, sb := cfg.Values[profile.KeyApproval], cfg.Values[profile.KeySandbox]
+	if err := pol.CheckModes(ap.Value, "", ap.Source); err != nil {
+		return cfg, err
+	}
+	return cfg, pol.CheckModes("", sb.Value, sb.Source)
+}
+
+// policy is the administrator's policy, read once.
+func (a *App) policy() (policy.Policy, error) {
+	if a.managed != nil {
+		return *a.managed, nil
+	}
+	path := a.policyPath
+	if path == "" {
+		path = policy.Path()
+	}
+	p, err := policy.Load(path)
+	if err != nil {
+		return p, err
+	}
+	a.managed = &p
+	return p, nil
 }
 
 // interactive reports whether a person can answer prompts.

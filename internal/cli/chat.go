@@ -193,6 +193,16 @@ type toolHost struct {
 	bridge   *bridge.Bridge
 }
 
+// deniedHost is the administrator's refusal of hosts, nil without a
+// policy (configFor has read it, or failed).
+func (a *App) deniedHost() func(string) bool {
+	pol, err := a.policy()
+	if err != nil || len(pol.DeniedHosts) == 0 {
+		return nil
+	}
+	return pol.DeniesHost
+}
+
 // sandboxOf is how the tool host of cfg confines commands (nil: off). A
 // kernel that cannot confine, or only in part, is said once, loudly.
 func (a *App) sandboxOf(cfg profile.Config, notice func(string)) *tools.Sandbox {
@@ -234,7 +244,8 @@ func (a *App) newToolHost(cfg profile.Config, o agentSetup) (*toolHost, error) {
 	reg := tools.NewRegistry(catalog.Native()...)
 	env := &tools.Env{Dir: dir, Roots: roots, Store: a.store, Profile: cfg.Profile, Prompter: o.Prompter, State: &tools.State{},
 		Approval: cfg.Approval(), Tools: reg, Served: o.Served, Sandbox: a.sandboxOf(cfg, o.Notices)}
-	approver := &agent.Approver{Mode: cfg.Approval(), Store: a.store, Profile: cfg.Profile, Person: o.Person, Notices: o.Notices}
+	approver := &agent.Approver{Mode: cfg.Approval(), Store: a.store, Profile: cfg.Profile, Person: o.Person, Notices: o.Notices,
+		DeniedHost: a.deniedHost()}
 	var b *bridge.Bridge
 	if o.Served {
 		env.Prompter, approver.Person = nil, nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"tai/internal/policy"
 	"tai/internal/profile"
 	"tai/internal/sandbox"
 	"time"
@@ -106,8 +107,41 @@ func (a *App) doctor(ctx context.Context, o doctorOptions) []finding {
 	}
 	add(a.doctorRuntimes(ctx, o)...)
 	add(a.doctorSandbox(ctx))
+	add(a.doctorPolicy())
 	add(a.doctorServe()...)
 	return fs
+}
+
+// doctorPolicy shows the administrator's policy, which applies before
+// the person's settings.
+func (a *App) doctorPolicy() finding {
+	pol, err := a.policy()
+	switch {
+	case err != nil:
+		return findFail("runtime", "policy", err.Error(), "")
+	case pol.Path == "":
+		return findOK("runtime", "policy", "none ("+policy.Path()+" does not exist)")
+	}
+	var says []string
+	if pol.ForbidSandboxOff {
+		says = append(says, "no --sandbox off")
+	}
+	if pol.ForbidYolo {
+		says = append(says, "no --yolo")
+	}
+	if pol.ForbidAuto {
+		says = append(says, "no --auto")
+	}
+	if len(pol.DeniedHosts) > 0 {
+		says = append(says, fmt.Sprintf("%d hosts refused", len(pol.DeniedHosts)))
+	}
+	if pol.AllowedServers != nil {
+		says = append(says, fmt.Sprintf("only %d listed MCP servers", len(*pol.AllowedServers)))
+	}
+	if len(says) == 0 {
+		says = append(says, "nothing")
+	}
+	return findOK("runtime", "policy", pol.Path+": "+strings.Join(says, ", "))
 }
 
 // doctorSandbox reports what confines commands: the mode and where it

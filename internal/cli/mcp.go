@@ -51,7 +51,7 @@ func (a *App) mcpSetup(ctx context.Context) (*bridge.Bridge, *agent.Approver, er
 	if a.flags.yes && profile.ApprovalRank(mode) < profile.ApprovalRank(profile.ApprovalAuto) {
 		mode = profile.ApprovalAuto
 	}
-	ap := &agent.Approver{Mode: mode, Store: a.store, Profile: cfg.Profile, Notices: agentNotices(a)}
+	ap := &agent.Approver{Mode: mode, Store: a.store, Profile: cfg.Profile, Notices: agentNotices(a), DeniedHost: a.deniedHost()}
 	if a.interactive() {
 		ap.Person, _ = a.terminalPerson()
 	}

@@ -70,6 +70,9 @@ type Bridge struct {
 	// --no-browser); the loopback listener still takes a redirect that
 	// arrives.
 	Paste func(ctx context.Context) (string, error)
+	// AllowServer, when set, is the administrator's allowlist: a server it
+	// refuses is neither registered nor started.
+	AllowServer func(command string, args []string, url string) error
 	// Sandbox confines the stdio servers the bridge starts; nil runs them
 	// unconfined (see confine.go).
 	Sandbox *ServerSandbox

@@ -310,6 +310,9 @@ func (b *Bridge) sources(ctx context.Context) config.Sources {
 
 func (b *Bridge) expand(ctx context.Context, e config.Entry) (config.Expanded, error) {
 	x, err := config.ExpandVars(e, b.sources(ctx))
+	if err == nil && b.AllowServer != nil {
+		err = b.AllowServer(x.Entry.Command, x.Entry.Args, x.Entry.URL)
+	}
 	if err != nil {
 		return x, err
 	}
