@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"tai/internal/sandbox"
 )
 
 // job is one background command line.
@@ -19,6 +21,12 @@ type job struct {
 	done     chan struct{} // closed once the job ended and its output is read
 	killReq  chan struct{} // closed by stop
 	killOnce sync.Once
+
+	// policy is the sandbox the job runs in (nil: none), dir its working
+	// directory: a refusal is named when it ends (refused).
+	policy  *sandbox.Policy
+	dir     string
+	refused string
 
 	mu      sync.Mutex
 	end     string    // how it ended; set before done is closed
@@ -58,8 +66,15 @@ func (j *job) run(timeout int) {
 	j.proc.finish()
 	<-drained
 	j.proc.close()
+	refused := ""
+	if st := j.proc.cmd.ProcessState; j.policy != nil && st != nil && !st.Success() {
+		j.log.mu.Lock()
+		out := string(j.log.buf)
+		j.log.mu.Unlock()
+		refused = sandbox.Explain(*j.policy, j.dir, out)
+	}
 	j.mu.Lock()
-	j.end, j.endedAt = stopped, time.Now()
+	j.end, j.endedAt, j.refused = stopped, time.Now(), refused
 	if j.end == "" {
 		j.end = j.proc.status()
 	}
@@ -90,7 +105,11 @@ func (j *job) header() string {
 	if j.end == "" {
 		return fmt.Sprintf("%s running (pid %d, %s): %s", j.id, j.proc.cmd.Process.Pid, since(j.started, time.Now()), cmd)
 	}
-	return fmt.Sprintf("%s ended (%s) after %s: %s", j.id, j.end, since(j.started, j.endedAt), cmd)
+	line := fmt.Sprintf("%s ended (%s) after %s: %s", j.id, j.end, since(j.started, j.endedAt), cmd)
+	if j.refused != "" {
+		line += "\n" + j.refused
+	}
+	return line
 }
 
 func since(from, to time.Time) string {

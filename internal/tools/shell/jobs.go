@@ -89,7 +89,7 @@ func (t *jobTable) start(env *tools.Env, a shellArgs, timeout int) (*job, error)
 	}
 	t.next++
 	j := &job{
-		seq: t.next, id: "job" + strconv.Itoa(t.next), command: line, proc: p, started: time.Now(),
+		seq: t.next, id: "job" + strconv.Itoa(t.next), command: line, proc: p, started: time.Now(), policy: policy, dir: dir,
 		done: make(chan struct{}), killReq: make(chan struct{}),
 	}
 	j.log.changed = make(chan struct{})
