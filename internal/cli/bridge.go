@@ -34,9 +34,7 @@ func (a *App) newBridge(name string, approver *agent.Approver) *bridge.Bridge {
 		if cfg.Get(profile.KeySandbox) != sandbox.Off {
 			home, _ := os.UserHomeDir()
 			b.Sandbox = &bridge.ServerSandbox{Dirs: append([]string{dir}, added...), Home: home, TaiHome: filepath.Dir(a.store.Path())}
-			if st := sandbox.Probe(); !st.Landlock {
-				b.Sandbox.Unavailable = st.Why
-			}
+			b.Sandbox.Unavailable = sandbox.Unavailable()
 		}
 	}
 	// Every bridge answers elicitations, so every server is told the same

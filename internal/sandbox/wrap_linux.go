@@ -60,11 +60,7 @@ func Wrap(cmd *exec.Cmd, p Policy) error {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	if st.Namespaces && !withoutNamespaces {
-		uid, gid := os.Getuid(), os.Getgid()
-		cmd.SysProcAttr.Cloneflags |= unix.CLONE_NEWUSER | unix.CLONE_NEWNS
-		cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
-		cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
-		cmd.SysProcAttr.GidMappingsEnableSetgroups = false
+		inOwnNamespaces(cmd.SysProcAttr)
 		env := cmd.Env
 		if env == nil {
 			env = os.Environ()
@@ -93,14 +89,15 @@ var (
 	probed    Status
 )
 
-// Probe finds, once, what the kernel offers.
+// Probe finds, once, what the kernel offers. Finding whether tai can make
+// a user namespace starts a child; Unavailable answers the one question
+// most callers have without it.
 func Probe() Status {
 	probeOnce.Do(func() {
-		abi, _, e := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, 1) // LANDLOCK_CREATE_RULESET_VERSION
-		if e == 0 && int(abi) > 0 {
-			probed.Landlock, probed.ABI = true, int(abi)
-		} else {
-			probed.Why = "the kernel has no Landlock (Linux 5.13 or later, with landlock in the lsm= list)"
+		probed.ABI = landlockABI()
+		probed.Landlock = probed.ABI > 0
+		if !probed.Landlock {
+			probed.Why = noLandlock
 		}
 		probed.Namespaces = namespacesWork()
 		switch {
@@ -113,18 +110,45 @@ func Probe() Status {
 	return probed
 }
 
+// Unavailable says why the kernel cannot confine at all (no Landlock),
+// "" when it can: one system call, no child.
+func Unavailable() string {
+	if landlockABI() > 0 {
+		return ""
+	}
+	return noLandlock
+}
+
+const noLandlock = "the kernel has no Landlock (Linux 5.13 or later, with landlock in the lsm= list)"
+
+// landlockABI is the kernel's Landlock ABI version, 0 without Landlock.
+func landlockABI() int {
+	abi, _, e := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, 1) // LANDLOCK_CREATE_RULESET_VERSION
+	if e != 0 {
+		return 0
+	}
+	return int(abi)
+}
+
+// inOwnNamespaces makes a child start in a user and mount namespace of
+// its own, the person's uid and gid mapped to themselves.
+func inOwnNamespaces(attr *syscall.SysProcAttr) {
+	uid, gid := os.Getuid(), os.Getgid()
+	attr.Cloneflags |= unix.CLONE_NEWUSER | unix.CLONE_NEWNS
+	attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+	attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+	attr.GidMappingsEnableSetgroups = false
+}
+
 // namespacesWork tries a user and mount namespace with a child that
 // exits at once.
 func namespacesWork() bool {
-	cmd := exec.Command("/proc/self/exe", "-tai-sandbox-probe-never-runs")
-	cmd.Path = "/bin/true"
-	if _, err := os.Stat(cmd.Path); err != nil {
-		cmd.Path = "/usr/bin/true"
+	path := "/bin/true"
+	if _, err := os.Stat(path); err != nil {
+		path = "/usr/bin/true"
 	}
-	uid, gid := os.Getuid(), os.Getgid()
-	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: unix.CLONE_NEWUSER | unix.CLONE_NEWNS,
-		UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
-		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}}
-	cmd.Args = []string{"true"}
+	cmd := exec.Command(path)
+	cmd.SysProcAttr = &syscall.SysProcAttr{}
+	inOwnNamespaces(cmd.SysProcAttr)
 	return cmd.Run() == nil
 }

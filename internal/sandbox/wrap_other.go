@@ -31,3 +31,6 @@ type Status struct {
 func Probe() Status {
 	return Status{Why: "tai confines commands on Linux only so far (macOS Seatbelt and Windows restricted tokens are not done)"}
 }
+
+// Unavailable says why the sandbox cannot confine here.
+func Unavailable() string { return Probe().Why }

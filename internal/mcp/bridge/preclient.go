@@ -128,14 +128,12 @@ func (b *Bridge) clientFor(ctx context.Context, server, issuer string) (preClien
 	if err != nil || !ok {
 		return pc, ok, err
 	}
-	if pc.issuer != "" && !sameIssuer(pc.issuer, issuer) {
+	if pc.issuer != "" && !oauth.SameIssuer(pc.issuer, issuer) {
 		return preClient{}, false, fmt.Errorf("MCP server %s: its pre-registered client %s (at %s), and the server now names %s: register a client there and give it with `tai mcp login %s --client-id ID`",
 			server, errClientElsewhere, printable(pc.issuer, 200), printable(issuer, 200), server)
 	}
 	return pc, true, nil
 }
-
-func sameIssuer(a, b string) bool { return strings.TrimSuffix(a, "/") == strings.TrimSuffix(b, "/") }
 
 // maskedSecret shows a client secret on a consent screen: never itself.
 func maskedSecret(o config.OAuthClient) string {

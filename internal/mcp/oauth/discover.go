@@ -68,7 +68,7 @@ func Discover(ctx context.Context, hc *http.Client, serverURL string, ch Challen
 	} else if err != nil {
 		return Discovery{}, err
 	}
-	if !sameIssuer(d.Server.Issuer, d.Issuer) {
+	if !SameIssuer(d.Server.Issuer, d.Issuer) {
 		return Discovery{}, fmt.Errorf("the authorization server %s serves metadata for issuer %q; refusing to log in",
 			redactURL(d.Issuer), redactURL(d.Server.Issuer))
 	}

@@ -125,7 +125,7 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// sameIssuer compares issuer identifiers, ignoring one trailing slash.
-func sameIssuer(a, b string) bool {
+// SameIssuer compares issuer identifiers, ignoring one trailing slash.
+func SameIssuer(a, b string) bool {
 	return strings.TrimSuffix(a, "/") == strings.TrimSuffix(b, "/")
 }

@@ -173,6 +173,13 @@ func (s Stored) meta() map[string]string {
 // resource); one issued for another resource stays where it is, unused.
 func (t *Tokens) adoptNamed(ctx context.Context) (bool, error) {
 	old, n := namesOf(t.Server), t.names()
+	// A read first: Load runs on every request to a server without a
+	// login, which must not take the vault's write lock each time.
+	if _, err := t.Store.SecretWithMeta(ctx, t.Profile, old.access); vault.IsNotFound(err) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
 	moved := false
 	err := t.Store.UpdateSecrets(ctx, t.Profile, append(old.list(), n.list()...), func(cur map[string]vault.SecretValue) (map[string]*vault.SecretValue, error) {
 		acc, ok := cur[old.access]

@@ -80,7 +80,7 @@ func (t *Transport) rediscover(req *http.Request, ch Challenge) (string, error) 
 	switch {
 	case err != nil || d.Defaulted:
 		return "", nil
-	case s.Issuer != "" && !sameIssuer(d.Issuer, s.Issuer):
+	case s.Issuer != "" && !SameIssuer(d.Issuer, s.Issuer):
 		return "", &AuthServerChangedError{Server: t.Tokens.Server, From: s.Issuer, To: d.Issuer}
 	}
 	return d.Server.TokenEndpoint, nil
