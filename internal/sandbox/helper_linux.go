@@ -9,8 +9,10 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
+	"kernel.org/pub/linux/libs/security/libcap/psx"
 	"golang.org/x/sys/unix"
 )
 
@@ -75,6 +77,9 @@ func confine(p Policy) error {
 		if err := keepReadOnly(p.Keep); err != nil {
 			return err
 		}
+		if err := dropCapabilities(); err != nil {
+			return err
+		}
 		masked = true
 	}
 	rules, err := rulesFor(p, masked)
@@ -102,6 +107,29 @@ func inOwnUserNamespace() bool {
 	}
 	f := strings.Fields(string(b))
 	return len(f) == 3 && f[2] == "1"
+}
+
+// dropCapabilities clears, on every thread, the capabilities the helper
+// was given in its namespace (inOwnNamespaces): the ambient ones, which
+// would pass to the command, the bounding set and the permitted,
+// effective and inheritable sets, so that even a command
+// running as uid 0 in the namespace gets none when it starts.
+func dropCapabilities() error {
+	if _, _, e := psx.Syscall6(unix.SYS_PRCTL, unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0, 0); e != 0 {
+		return fmt.Errorf("clearing the ambient capabilities: %w", e)
+	}
+	for c := uintptr(0); c <= unix.CAP_LAST_CAP; c++ {
+		if _, _, e := psx.Syscall6(unix.SYS_PRCTL, unix.PR_CAPBSET_DROP, c, 0, 0, 0, 0); e != 0 && e != unix.EINVAL {
+			return fmt.Errorf("dropping capability %d: %w", c, e)
+		}
+	}
+	// Then the rest: a uid 0 would get the inheritable ones back.
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var none [2]unix.CapUserData
+	if _, _, e := psx.Syscall3(unix.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&none[0])), 0); e != 0 {
+		return fmt.Errorf("clearing the capabilities: %w", e)
+	}
+	return nil
 }
 
 // nsEnv tells the helper it was started in a user and mount namespace of

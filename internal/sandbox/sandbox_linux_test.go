@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -101,6 +102,10 @@ var escapes = []struct {
 	{"no new user namespace from inside", "unshare -U true", false, false},
 	{"a background child is confined too", "(cat KEY > stolen.txt) & wait; test -s stolen.txt", false, false},
 	{"no signal to tai", "kill -0 TAI", false, false},
+	// The helper's own capabilities in its namespace (to mount) are gone
+	// before the command starts: none effective, permitted, ambient or in
+	// the bounding set.
+	{"holds no capability", "! grep -E '^Cap(Prm|Eff|Amb|Bnd):[[:space:]]*0*[1-9a-f]' /proc/self/status", true, true},
 }
 
 func TestSandbox_WorkspaceWrite(t *testing.T) { testEscapes(t, false) }
@@ -136,6 +141,48 @@ func testEscapes(t *testing.T, fallback bool) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(w.work, ".git", "config")); !fallback && string(b) != "[core]" {
 		t.Errorf(".git/config changed: %q", b)
+	}
+}
+
+// A person is rarely root: a process whose uid is not 0 loses its
+// capabilities when it starts a program, which once left the helper
+// unable to mount anything, so that no command ran at all. Run as root
+// (as CI does), the escapes run again as another user.
+func TestSandbox_AsAnotherUser(t *testing.T) {
+	if os.Getuid() != 0 {
+		testEscapes(t, false) // this is the other user
+		return
+	}
+	dir, err := os.MkdirTemp("", "tai-sandbox-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, "sandbox.test")
+	b, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(exe, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(dir, "tmp")
+	if err := os.Mkdir(tmp, 0o1777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(tmp, 0o1777); err != nil { // past the umask
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run", "^TestSandbox_AsAnotherUser$", "-test.v")
+	cmd.Dir = tmp
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "TMPDIR=" + tmp, "HOME=" + tmp}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestSandbox_AsAnotherUser") {
+		t.Fatalf("as uid 65534: %v\n%s", err, out)
 	}
 }
 

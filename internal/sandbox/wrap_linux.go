@@ -131,10 +131,15 @@ func landlockABI() int {
 }
 
 // inOwnNamespaces makes a child start in a user and mount namespace of
-// its own, the person's uid and gid mapped to themselves.
+// its own, the person's uid and gid mapped to themselves. A process
+// whose uid is not 0 loses its capabilities when it executes a program,
+// so the few the helper needs there (to mount, to bring up a loopback,
+// to drop the rest) are made ambient to survive the helper's own start;
+// the helper clears them before the command starts (dropCapabilities).
 func inOwnNamespaces(attr *syscall.SysProcAttr) {
 	uid, gid := os.Getuid(), os.Getgid()
 	attr.Cloneflags |= unix.CLONE_NEWUSER | unix.CLONE_NEWNS
+	attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_SETPCAP}
 	attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 	attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
 	attr.GidMappingsEnableSetgroups = false
