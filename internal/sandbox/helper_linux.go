@@ -12,8 +12,8 @@ import (
 	"unsafe"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
-	"kernel.org/pub/linux/libs/security/libcap/psx"
 	"golang.org/x/sys/unix"
+	"kernel.org/pub/linux/libs/security/libcap/psx"
 )
 
 // Arg is the first argument that makes tai run as the sandbox helper:
