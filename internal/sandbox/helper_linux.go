@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -49,51 +50,64 @@ func Main(args []string) (int, bool) {
 		return helperFailed, true
 	}
 	runtime.LockOSThread() // exec from the thread that was confined
-	if err := confine(p); err != nil {
+	fwd, err := confine(p)
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "tai: sandbox: cannot confine the command, so it did not run: %v\n", err)
 		return helperFailed, true
 	}
-	err := unix.Exec(args[2], args[3:], os.Environ())
+	if fwd != nil {
+		return forward(fwd, p.Proxy, args[2], args[3:]), true
+	}
+	err = unix.Exec(args[2], args[3:], os.Environ())
 	fmt.Fprintf(os.Stderr, "tai: sandbox: cannot run %s: %v\n", args[2], err)
 	return 127, true
 }
 
 // confine applies p to this process: the read-only binds (in the mount
 // namespace the helper was started in, when it was), Landlock, then the
-// seccomp filter.
-func confine(p Policy) error {
+// seccomp filter. With p.Proxy, in a network namespace of its own, it
+// returns the listener on the namespace's loopback that forwards to the
+// proxy.
+func confine(p Policy) (fwd net.Listener, err error) {
 	masked := false
 	if os.Getenv(nsEnv) == "1" {
 		os.Unsetenv(nsEnv)
 		if !inOwnUserNamespace() {
-			return errors.New("told it runs in a namespace of its own, but it runs in the machine's: nothing was mounted")
+			return nil, errors.New("told it runs in a namespace of its own, but it runs in the machine's: nothing was mounted")
 		}
 		if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-			return fmt.Errorf("making the mounts private: %w", err)
+			return nil, fmt.Errorf("making the mounts private: %w", err)
 		}
 		if err := mask(p.Protected); err != nil {
-			return err
+			return nil, err
 		}
 		if err := keepReadOnly(p.Keep); err != nil {
-			return err
+			return nil, err
+		}
+		if p.Proxy != "" && !p.Network {
+			if fwd, err = ownLoopback(); err != nil {
+				return nil, err
+			}
 		}
 		if err := dropCapabilities(); err != nil {
-			return err
+			return nil, err
 		}
 		masked = true
 	}
 	rules, err := rulesFor(p, masked)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	cfg := landlock.V11.BestEffort()
-	if p.Network {
+	if p.Network || fwd != nil {
+		// Everywhere, or in a network of its own that has nothing but a
+		// loopback: TCP on it (a test's own server) is the command's.
 		cfg.HandledAccessNet = 0
 	}
 	if err := cfg.Restrict(rules...); err != nil {
-		return fmt.Errorf("landlock: %w", err)
+		return nil, fmt.Errorf("landlock: %w", err)
 	}
-	return installFilter(p.Network)
+	return fwd, installFilter(p.Network)
 }
 
 // inOwnUserNamespace reports whether this process runs in a user

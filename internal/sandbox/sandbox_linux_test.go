@@ -1,7 +1,12 @@
 package sandbox
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/netip"
 	"net"
 	"os"
 	"os/exec"
@@ -10,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"tai/internal/egress"
 )
 
 func TestMain(m *testing.M) {
@@ -24,6 +31,19 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		c.Close()
+		os.Exit(0)
+	}
+	if u := os.Getenv("SANDBOX_TEST_GET"); u != "" { // TestSandbox_Proxy's client, run confined
+		resp, err := http.Get(u) // through HTTP_PROXY, as most clients go
+		if err != nil {
+			os.Stderr.WriteString(err.Error() + "\n")
+			os.Exit(1)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		os.Stdout.Write(b)
+		if resp.StatusCode != 200 {
+			os.Exit(1)
+		}
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
@@ -151,6 +171,7 @@ func testEscapes(t *testing.T, fallback bool) {
 func TestSandbox_AsAnotherUser(t *testing.T) {
 	if os.Getuid() != 0 {
 		testEscapes(t, false) // this is the other user
+		testProxy(t)
 		return
 	}
 	dir, err := os.MkdirTemp("", "tai-sandbox-test-")
@@ -247,5 +268,70 @@ func TestSandbox_NeverMountsOnTheMachine(t *testing.T) {
 	mounts, _ := os.ReadFile("/proc/self/mountinfo")
 	if strings.Contains(string(mounts), w.home) {
 		t.Fatalf("a mask reached the machine's mounts:\n%s", mounts)
+	}
+}
+
+// With a proxy, a command has a network of its own: one host the proxy
+// lets through is reached through it, another is refused there, the
+// machine's own loopback is out of reach.
+func TestSandbox_Proxy(t *testing.T) { testProxy(t) }
+
+func testProxy(t *testing.T) {
+	w := newWorld(t)
+	srv := &http.Server{Handler: http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) { fmt.Fprint(rw, "hello from "+r.Host) })}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	defer srv.Close()
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	var asked []string
+	reach := func(_ context.Context, hostport string) (bool, error) {
+		asked = append(asked, hostport)
+		if hostport == "allowed.test:"+port {
+			return true, nil
+		}
+		return false, fmt.Errorf("%s is not granted", hostport)
+	}
+	lookup := func(context.Context, string) ([]netip.Addr, error) { return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil }
+	get := func(url string) (string, bool) {
+		t.Helper()
+		px, err := egress.Start(t.TempDir(), reach, egress.Options{Lookup: lookup})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer px.Close()
+		p := w.p
+		p.Proxy = px.Path
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), "SANDBOX_TEST_GET="+url)
+		cmd.Dir = w.work
+		if err := Wrap(cmd, p); err != nil {
+			t.Fatal(err)
+		}
+		var out strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		px.Allow(cmd.Process.Pid)
+		err = cmd.Wait()
+		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == helperFailed {
+			t.Fatalf("the helper refused: %s", out.String())
+		}
+		return out.String(), err == nil
+	}
+	if out, ok := get("http://allowed.test:" + port + "/"); !ok || out != "hello from allowed.test:"+port {
+		t.Errorf("the granted host: ok=%v %q", ok, out)
+	}
+	if out, ok := get("http://other.test:" + port + "/"); ok || strings.Contains(out, "hello") {
+		t.Errorf("another host went through: %q", out)
+	}
+	if out, ok := get("http://127.0.0.1:" + port + "/"); ok || strings.Contains(out, "hello") {
+		t.Errorf("the machine's loopback was reached: %q", out)
+	}
+	if want := []string{"allowed.test:" + port, "other.test:" + port}; strings.Join(asked, " ") != strings.Join(want, " ") {
+		t.Errorf("asked %v, want %v", asked, want)
 	}
 }

@@ -50,6 +50,10 @@ func Wrap(cmd *exec.Cmd, p Policy) error {
 	if !filepath.IsAbs(path) && cmd.Dir != "" {
 		path = filepath.Join(cmd.Dir, path)
 	}
+	ns := st.Namespaces && !withoutNamespaces
+	if !ns || p.Network {
+		p.Proxy = ""
+	}
 	b, err := json.Marshal(p)
 	if err != nil {
 		return err
@@ -59,8 +63,11 @@ func Wrap(cmd *exec.Cmd, p Policy) error {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
-	if st.Namespaces && !withoutNamespaces {
+	if ns {
 		inOwnNamespaces(cmd.SysProcAttr)
+		if p.Proxy != "" {
+			cmd.SysProcAttr.Cloneflags |= unix.CLONE_NEWNET
+		}
 		env := cmd.Env
 		if env == nil {
 			env = os.Environ()
@@ -69,6 +76,11 @@ func Wrap(cmd *exec.Cmd, p Policy) error {
 	}
 	return nil
 }
+
+// CanProxy reports whether a command can be given a network of its own
+// that leads to tai's egress proxy (Policy.Proxy): it needs the
+// namespaces.
+func CanProxy() bool { return Probe().Namespaces && !withoutNamespaces }
 
 // Status is what the kernel offers the sandbox.
 type Status struct {

@@ -34,3 +34,6 @@ func Probe() Status {
 
 // Unavailable says why the sandbox cannot confine here.
 func Unavailable() string { return Probe().Why }
+
+// CanProxy is false: there is no network of a command's own here.
+func CanProxy() bool { return false }

@@ -1,0 +1,335 @@
+// Package egress is the way out for a sandboxed command: an HTTP proxy,
+// started for one command on a unix socket, that asks before it lets the
+// command reach each host. The command itself has no network (a network
+// namespace of its own, see internal/sandbox); its HTTP_PROXY and
+// HTTPS_PROXY lead here. The proxy serves CONNECT (https, any TLS) and
+// plain http requests, asks Reach once per host and port, refuses local
+// and private addresses unless Reach approved the host by name for them
+// (the web tools' rule: the address checked is the one dialled, after
+// name resolution), and accepts connections only from the one process it
+// was started for. See docs/reliability.md, "The sandbox".
+package egress
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"tai/internal/netaddr"
+)
+
+// Reach decides whether the command may reach hostport ("host:port",
+// the host in lower case): nil lets it, with local set when the person
+// approved the host by name at a local or private address; an error is
+// the refusal, one line saying how to allow it.
+type Reach func(ctx context.Context, hostport string) (local bool, err error)
+
+// Proxy is one command's egress proxy.
+type Proxy struct {
+	// Path is the unix socket it listens on.
+	Path string
+
+	reach  Reach
+	lookup func(ctx context.Context, host string) ([]netip.Addr, error)
+	dir    string
+	ln     net.Listener
+	srv    *http.Server
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	allowed chan struct{} // closed by Allow
+	mu      sync.Mutex
+	peer    int                // the pid allowed to connect; 0 until Allow
+	answers map[string]*answer // per host:port, asked once
+	refused []string           // one line each, in order
+}
+
+type answer struct {
+	done  chan struct{}
+	local bool
+	err   error
+}
+
+// Options are the parts of a proxy tests replace.
+type Options struct {
+	// Lookup resolves a name; nil is the system's resolver.
+	Lookup func(ctx context.Context, host string) ([]netip.Addr, error)
+}
+
+// Start listens in a new directory under tmp (readable by this user
+// only) and serves until Close.
+func Start(tmp string, reach Reach, o Options) (*Proxy, error) {
+	dir, err := os.MkdirTemp(tmp, "tai-egress-")
+	if err != nil {
+		return nil, fmt.Errorf("egress proxy: %w", err)
+	}
+	path := filepath.Join(dir, "s")
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("egress proxy: %w", err)
+	}
+	p := &Proxy{Path: path, reach: reach, lookup: o.Lookup, dir: dir, ln: ln, answers: map[string]*answer{}, allowed: make(chan struct{})}
+	if p.lookup == nil {
+		p.lookup = func(ctx context.Context, host string) ([]netip.Addr, error) {
+			return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+		}
+	}
+	p.ctx, p.cancel = context.WithCancel(context.Background())
+	p.srv = &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
+	go p.srv.Serve(&peerListener{Listener: ln, p: p})
+	return p, nil
+}
+
+// Allow lets the process pid, and no other, connect: the helper that
+// forwards the command's connections.
+// Call it once, right after the process started; a connection that
+// comes first waits for it.
+func (p *Proxy) Allow(pid int) {
+	p.mu.Lock()
+	p.peer = pid
+	p.mu.Unlock()
+	close(p.allowed)
+}
+
+// Refused lists what the proxy refused, one line each.
+func (p *Proxy) Refused() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.refused...)
+}
+
+// Close stops the proxy and every connection through it.
+func (p *Proxy) Close() {
+	p.cancel()
+	p.srv.Close()
+	os.RemoveAll(p.dir)
+}
+
+// ServeHTTP handles CONNECT and plain http requests in absolute form.
+func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodConnect {
+		p.connect(w, r)
+		return
+	}
+	if r.URL.Scheme != "http" || r.URL.Host == "" {
+		http.Error(w, "tai's egress proxy: send a request in absolute form (http://host/path), or CONNECT for https", http.StatusBadRequest)
+		return
+	}
+	hostport := withPort(r.URL.Host, "80")
+	conn, err := p.dial(r.Context(), hostport)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusForbidden)
+		return
+	}
+	defer conn.Close()
+	out := r.Clone(r.Context())
+	out.RequestURI = ""
+	out.Header.Del("Proxy-Connection")
+	out.Header.Del("Proxy-Authorization")
+	out.Close = true
+	if err := out.Write(conn); err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), out)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	defer resp.Body.Close()
+	for k, v := range resp.Header {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(resp.StatusCode)
+	io.Copy(w, resp.Body)
+}
+
+func (p *Proxy) connect(w http.ResponseWriter, r *http.Request) {
+	hostport := withPort(r.Host, "443")
+	conn, err := p.dial(r.Context(), hostport)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusForbidden)
+		return
+	}
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		conn.Close()
+		http.Error(w, "cannot tunnel", http.StatusInternalServerError)
+		return
+	}
+	client, buf, err := hj.Hijack()
+	if err != nil {
+		conn.Close()
+		return
+	}
+	client.Write([]byte("HTTP/1.1 200 Connection established\r\n\r\n"))
+	go func() {
+		<-p.ctx.Done()
+		conn.Close()
+		client.Close()
+	}()
+	go func() {
+		if n := buf.Reader.Buffered(); n > 0 {
+			b, _ := buf.Reader.Peek(n)
+			conn.Write(b)
+		}
+		io.Copy(conn, client)
+		closeWrite(conn)
+	}()
+	io.Copy(client, conn)
+	closeWrite(client)
+	conn.Close()
+	client.Close()
+}
+
+func closeWrite(c net.Conn) {
+	if cw, ok := c.(interface{ CloseWrite() error }); ok {
+		cw.CloseWrite()
+	}
+}
+
+// dial connects to hostport once Reach let the command, at an address
+// the rules allow.
+func (p *Proxy) dial(ctx context.Context, hostport string) (net.Conn, error) {
+	host, port, err := net.SplitHostPort(hostport)
+	if err != nil || host == "" || port == "" {
+		return nil, fmt.Errorf("tai's egress proxy: %q is not host:port", hostport)
+	}
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	hostport = net.JoinHostPort(host, port)
+	local, err := p.decide(hostport)
+	if err != nil {
+		return nil, err
+	}
+	ips, err := p.addresses(ctx, host, local)
+	if err != nil {
+		p.refuse(err.Error())
+		return nil, err
+	}
+	var d net.Dialer
+	var last error
+	for _, ip := range ips {
+		c, err := d.DialContext(ctx, "tcp", net.JoinHostPort(ip.String(), port))
+		if err == nil {
+			return c, nil
+		}
+		last = err
+	}
+	return nil, last
+}
+
+// decide asks Reach once per hostport; later connections wait for the
+// first one's answer.
+func (p *Proxy) decide(hostport string) (bool, error) {
+	p.mu.Lock()
+	a, asked := p.answers[hostport]
+	if !asked {
+		a = &answer{done: make(chan struct{})}
+		p.answers[hostport] = a
+	}
+	p.mu.Unlock()
+	if asked {
+		select {
+		case <-a.done:
+			return a.local, a.err
+		case <-p.ctx.Done():
+			return false, p.ctx.Err()
+		}
+	}
+	a.local, a.err = p.reach(p.ctx, hostport)
+	close(a.done)
+	if a.err != nil {
+		p.refuse(a.err.Error())
+	}
+	return a.local, a.err
+}
+
+func (p *Proxy) refuse(line string) {
+	p.mu.Lock()
+	p.refused = append(p.refused, line)
+	p.mu.Unlock()
+}
+
+// addresses resolves host to the addresses it may be reached at: public
+// ones, or any when the host was approved by name for local addresses.
+func (p *Proxy) addresses(ctx context.Context, host string, local bool) ([]netip.Addr, error) {
+	const rule = "commands reach local and private addresses only for hosts you approve by name (tai permissions grant local-host HOST:PORT)"
+	if kind := netaddr.NameKind(host); kind != "" && !local {
+		return nil, fmt.Errorf("%s is %s; %s", host, kind, rule)
+	}
+	var ips []netip.Addr
+	if ip, err := netip.ParseAddr(host); err == nil {
+		ips = []netip.Addr{ip}
+	} else if ips, err = p.lookup(ctx, host); err != nil {
+		return nil, fmt.Errorf("%s: %v", host, err)
+	}
+	if local {
+		return ips, nil
+	}
+	var out []netip.Addr
+	var refused error
+	for _, ip := range ips {
+		if kind := netaddr.Kind(ip); kind != "" {
+			if refused == nil {
+				refused = fmt.Errorf("%s resolved to %s, %s; %s", host, ip, kind, rule)
+			}
+			continue
+		}
+		out = append(out, ip)
+	}
+	if len(out) == 0 {
+		if refused == nil {
+			refused = fmt.Errorf("%s has no address", host)
+		}
+		return nil, refused
+	}
+	return out, nil
+}
+
+// withPort adds port to hostport when it has none.
+func withPort(hostport, port string) string {
+	if _, _, err := net.SplitHostPort(hostport); err == nil {
+		return hostport
+	}
+	return net.JoinHostPort(strings.Trim(hostport, "[]"), port)
+}
+
+// peerListener accepts only the allowed pid's connections: a socket in
+// the temporary directory is within reach of other commands.
+type peerListener struct {
+	net.Listener
+	p *Proxy
+}
+
+func (l *peerListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		select {
+		case <-l.p.allowed:
+		case <-l.p.ctx.Done():
+			c.Close()
+			return nil, net.ErrClosed
+		}
+		l.p.mu.Lock()
+		peer := l.p.peer
+		l.p.mu.Unlock()
+		if pid, err := peerPID(c); err == nil && peer != 0 && pid == peer {
+			return c, nil
+		}
+		c.Close()
+	}
+}

@@ -1,0 +1,130 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"os/signal"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// With Policy.Proxy, a command has no network but its own loopback: the
+// helper starts it in a network namespace of its own, listens on that
+// loopback, points the proxy variables there and, rather than becoming
+// the command, stays as its parent to carry each connection to tai's
+// egress proxy on its unix socket (a path on the filesystem, which
+// reaches across network namespaces). The command and anything it starts
+// reach nothing else: a program that ignores the proxy variables finds no
+// route.
+
+// ownLoopback brings up the loopback of the helper's network namespace
+// and listens on it. It refuses a namespace with any other interface:
+// Landlock's TCP rules are lifted for a command whose network is its own.
+func ownLoopback() (net.Listener, error) {
+	ifs, err := net.Interfaces()
+	if err != nil {
+		return nil, fmt.Errorf("listing the network interfaces: %w", err)
+	}
+	for _, i := range ifs {
+		if i.Name != "lo" {
+			return nil, fmt.Errorf("told it has a network of its own, but it sees %s: nothing was started", i.Name)
+		}
+	}
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(fd)
+	ifr, err := unix.NewIfreq("lo")
+	if err != nil {
+		return nil, err
+	}
+	if err := unix.IoctlIfreq(fd, unix.SIOCGIFFLAGS, ifr); err != nil {
+		return nil, fmt.Errorf("reading the loopback's flags: %w", err)
+	}
+	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP)
+	if err := unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr); err != nil {
+		return nil, fmt.Errorf("bringing up the loopback: %w", err)
+	}
+	return net.Listen("tcp", "127.0.0.1:0")
+}
+
+// ProxyEnv is the environment that leads a command's HTTP clients to the
+// proxy at addr ("127.0.0.1:port"): the variables curl, git, npm, pip,
+// Go, Python and Node (with NODE_USE_ENV_PROXY) read. Its own loopback
+// stays direct.
+func ProxyEnv(addr string) []string {
+	u := "http://" + addr
+	return []string{"HTTP_PROXY=" + u, "HTTPS_PROXY=" + u, "http_proxy=" + u, "https_proxy=" + u,
+		"NO_PROXY=localhost,127.0.0.1,::1", "no_proxy=localhost,127.0.0.1,::1", "NODE_USE_ENV_PROXY=1"}
+}
+
+// forward runs the command at path with argv as a child, carries each
+// connection to ln to the proxy at sock, and returns the child's exit
+// status (or ends by the signal that ended it).
+func forward(ln net.Listener, sock, path string, argv []string) int {
+	env := os.Environ()
+	env = append(env[:len(env):len(env)], ProxyEnv(ln.Addr().String())...)
+	cmd := &exec.Cmd{Path: path, Args: argv, Env: env, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	// A terminal's Ctrl-C and Ctrl-\ reach the command itself (it is in
+	// the same process group); what is sent to this process alone is
+	// passed on.
+	signal.Ignore(syscall.SIGINT, syscall.SIGQUIT)
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP)
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(os.Stderr, "tai: sandbox: cannot run %s: %v\n", path, err)
+		return 127
+	}
+	go func() {
+		for s := range sigs {
+			cmd.Process.Signal(s)
+		}
+	}()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go carry(c, sock)
+		}
+	}()
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		fmt.Fprintf(os.Stderr, "tai: sandbox: %v\n", err)
+		return 127
+	}
+	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if ws.Signaled() {
+		signal.Reset(ws.Signal())
+		unix.Kill(os.Getpid(), ws.Signal())
+		return 128 + int(ws.Signal())
+	}
+	return cmd.ProcessState.ExitCode()
+}
+
+// carry joins c with a new connection to the proxy.
+func carry(c net.Conn, sock string) {
+	defer c.Close()
+	p, err := net.Dial("unix", sock)
+	if err != nil {
+		return
+	}
+	defer p.Close()
+	done := make(chan struct{})
+	go func() {
+		io.Copy(p, c)
+		p.(*net.UnixConn).CloseWrite()
+		close(done)
+	}()
+	io.Copy(c, p)
+	c.(*net.TCPConn).CloseWrite()
+	<-done
+}
