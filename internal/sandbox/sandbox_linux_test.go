@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/netip"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -294,7 +294,9 @@ func testProxy(t *testing.T) {
 		}
 		return false, fmt.Errorf("%s is not granted", hostport)
 	}
-	lookup := func(context.Context, string) ([]netip.Addr, error) { return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil }
+	lookup := func(context.Context, string) ([]netip.Addr, error) {
+		return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
+	}
 	get := func(url string) (string, bool) {
 		t.Helper()
 		px, err := egress.Start(t.TempDir(), reach, egress.Options{Lookup: lookup})
