@@ -1,13 +1,18 @@
 // Package egress is the way out for a sandboxed command: an HTTP proxy,
-// started for one command on a unix socket, that asks before it lets the
+// started for one command, that asks before it lets the
 // command reach each host. The command itself has no network (a network
 // namespace of its own, see internal/sandbox); its HTTP_PROXY and
 // HTTPS_PROXY lead here. The proxy serves CONNECT (https, any TLS) and
 // plain http requests, asks Reach once per host and port, refuses local
 // and private addresses unless Reach approved the host by name for them
 // (the web tools' rule: the address checked is the one dialled, after
-// name resolution), and accepts connections only from the one process it
-// was started for. See docs/reliability.md, "The sandbox".
+// name resolution), and serves only the command it was started for. See docs/reliability.md, "The sandbox".
+//
+// The proxy has no address: the helper that started the command holds one
+// end of a socket pair and, for each connection the command makes to its
+// loopback, sends the proxy one end of a new pair over it (SCM_RIGHTS).
+// Nothing on the filesystem or the network leads to it, so no other
+// process can use one command's approvals.
 package egress
 
 import (
@@ -20,7 +25,6 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -36,20 +40,15 @@ type Reach func(ctx context.Context, hostport string) (local bool, err error)
 
 // Proxy is one command's egress proxy.
 type Proxy struct {
-	// Path is the unix socket it listens on.
-	Path string
-
 	reach  Reach
 	lookup func(ctx context.Context, host string) ([]netip.Addr, error)
-	dir    string
-	ln     net.Listener
+	ctl    *net.UnixConn // tai's end of the control socket
+	helper *os.File      // the helper's end, until Started
 	srv    *http.Server
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	allowed chan struct{} // closed by Allow
 	mu      sync.Mutex
-	peer    int                // the pid allowed to connect; 0 until Allow
 	answers map[string]*answer // per host:port, asked once
 	refused []string           // one line each, in order
 }
@@ -66,20 +65,15 @@ type Options struct {
 	Lookup func(ctx context.Context, host string) ([]netip.Addr, error)
 }
 
-// Start listens in a new directory under tmp (readable by this user
-// only) and serves until Close.
-func Start(tmp string, reach Reach, o Options) (*Proxy, error) {
-	dir, err := os.MkdirTemp(tmp, "tai-egress-")
+// Start starts a proxy for one command. Hand Helper to the sandbox
+// helper (sandbox.Policy.Proxy), call Started once the command started,
+// and Close once it ended.
+func Start(reach Reach, o Options) (*Proxy, error) {
+	ours, theirs, err := controlPair()
 	if err != nil {
 		return nil, fmt.Errorf("egress proxy: %w", err)
 	}
-	path := filepath.Join(dir, "s")
-	ln, err := net.Listen("unix", path)
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("egress proxy: %w", err)
-	}
-	p := &Proxy{Path: path, reach: reach, lookup: o.Lookup, dir: dir, ln: ln, answers: map[string]*answer{}, allowed: make(chan struct{})}
+	p := &Proxy{reach: reach, lookup: o.Lookup, ctl: ours, helper: theirs, answers: map[string]*answer{}}
 	if p.lookup == nil {
 		p.lookup = func(ctx context.Context, host string) ([]netip.Addr, error) {
 			return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
@@ -87,20 +81,16 @@ func Start(tmp string, reach Reach, o Options) (*Proxy, error) {
 	}
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 	p.srv = &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
-	go p.srv.Serve(&peerListener{Listener: ln, p: p})
+	go p.srv.Serve(&fdListener{ctl: ours})
 	return p, nil
 }
 
-// Allow lets the process pid, and no other, connect: the helper that
-// forwards the command's connections.
-// Call it once, right after the process started; a connection that
-// comes first waits for it.
-func (p *Proxy) Allow(pid int) {
-	p.mu.Lock()
-	p.peer = pid
-	p.mu.Unlock()
-	close(p.allowed)
-}
+// Helper is the end of the control socket the helper gets.
+func (p *Proxy) Helper() *os.File { return p.helper }
+
+// Started closes tai's copy of the helper's end, so that the proxy hears
+// when the helper is gone.
+func (p *Proxy) Started() { p.helper.Close() }
 
 // Refused lists what the proxy refused, one line each.
 func (p *Proxy) Refused() []string {
@@ -113,7 +103,8 @@ func (p *Proxy) Refused() []string {
 func (p *Proxy) Close() {
 	p.cancel()
 	p.srv.Close()
-	os.RemoveAll(p.dir)
+	p.ctl.Close()
+	p.helper.Close()
 }
 
 // ServeHTTP handles CONNECT and plain http requests in absolute form.
@@ -165,7 +156,7 @@ func (p *Proxy) connect(w http.ResponseWriter, r *http.Request) {
 	hj, ok := w.(http.Hijacker)
 	if !ok {
 		conn.Close()
-		http.Error(w, "cannot tunnel", http.StatusInternalServerError)
+		http.Error(w, "tai's egress proxy cannot tunnel here", http.StatusInternalServerError)
 		return
 	}
 	client, buf, err := hj.Hijack()
@@ -305,31 +296,3 @@ func withPort(hostport, port string) string {
 	return net.JoinHostPort(strings.Trim(hostport, "[]"), port)
 }
 
-// peerListener accepts only the allowed pid's connections: a socket in
-// the temporary directory is within reach of other commands.
-type peerListener struct {
-	net.Listener
-	p *Proxy
-}
-
-func (l *peerListener) Accept() (net.Conn, error) {
-	for {
-		c, err := l.Listener.Accept()
-		if err != nil {
-			return nil, err
-		}
-		select {
-		case <-l.p.allowed:
-		case <-l.p.ctx.Done():
-			c.Close()
-			return nil, net.ErrClosed
-		}
-		l.p.mu.Lock()
-		peer := l.p.peer
-		l.p.mu.Unlock()
-		if pid, err := peerPID(c); err == nil && peer != 0 && pid == peer {
-			return c, nil
-		}
-		c.Close()
-	}
-}

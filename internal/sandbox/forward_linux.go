@@ -11,16 +11,17 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"tai/internal/egress"
 )
 
 // With Policy.Proxy, a command has no network but its own loopback: the
 // helper starts it in a network namespace of its own, listens on that
 // loopback, points the proxy variables there and, rather than becoming
 // the command, stays as its parent to carry each connection to tai's
-// egress proxy on its unix socket (a path on the filesystem, which
-// reaches across network namespaces). The command and anything it starts
-// reach nothing else: a program that ignores the proxy variables finds no
-// route.
+// egress proxy, over the socket tai handed it (see internal/egress). The
+// command and anything it starts reach nothing else: a program that
+// ignores the proxy variables finds no route.
 
 // ownLoopback brings up the loopback of the helper's network namespace
 // and listens on it. It refuses a namespace with any other interface:
@@ -65,9 +66,18 @@ func ProxyEnv(addr string) []string {
 }
 
 // forward runs the command at path with argv as a child, carries each
-// connection to ln to the proxy at sock, and returns the child's exit
-// status (or ends by the signal that ended it).
-func forward(ln net.Listener, sock, path string, argv []string) int {
+// connection to ln to the proxy over the control socket at fd, and
+// returns the child's exit status (or ends by the signal that ended it).
+func forward(ln net.Listener, fd int, path string, argv []string) int {
+	unix.CloseOnExec(fd) // the command never gets it
+	f := os.NewFile(uintptr(fd), "tai-egress")
+	c, err := net.FileConn(f)
+	f.Close()
+	ctl, ok := c.(*net.UnixConn)
+	if err != nil || !ok {
+		fmt.Fprintf(os.Stderr, "tai: sandbox: the egress proxy's socket is not one (%v), so the command did not run\n", err)
+		return helperFailed
+	}
 	env := os.Environ()
 	env = append(env[:len(env):len(env)], ProxyEnv(ln.Addr().String())...)
 	cmd := &exec.Cmd{Path: path, Args: argv, Env: env, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
@@ -92,10 +102,10 @@ func forward(ln net.Listener, sock, path string, argv []string) int {
 			if err != nil {
 				return
 			}
-			go carry(c, sock)
+			go carry(c, ctl)
 		}
 	}()
-	err := cmd.Wait()
+	err = cmd.Wait()
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {
 		fmt.Fprintf(os.Stderr, "tai: sandbox: %v\n", err)
@@ -111,9 +121,9 @@ func forward(ln net.Listener, sock, path string, argv []string) int {
 }
 
 // carry joins c with a new connection to the proxy.
-func carry(c net.Conn, sock string) {
+func carry(c net.Conn, ctl *net.UnixConn) {
 	defer c.Close()
-	p, err := net.Dial("unix", sock)
+	p, err := egress.Send(ctl)
 	if err != nil {
 		return
 	}
@@ -121,7 +131,9 @@ func carry(c net.Conn, sock string) {
 	done := make(chan struct{})
 	go func() {
 		io.Copy(p, c)
-		p.(*net.UnixConn).CloseWrite()
+		if cw, ok := p.(interface{ CloseWrite() error }); ok {
+			cw.CloseWrite()
+		}
 		close(done)
 	}()
 	io.Copy(c, p)

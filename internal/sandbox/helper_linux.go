@@ -56,7 +56,7 @@ func Main(args []string) (int, bool) {
 		return helperFailed, true
 	}
 	if fwd != nil {
-		return forward(fwd, p.Proxy, args[2], args[3:]), true
+		return forward(fwd, p.ProxyFD, args[2], args[3:]), true
 	}
 	err = unix.Exec(args[2], args[3:], os.Environ())
 	fmt.Fprintf(os.Stderr, "tai: sandbox: cannot run %s: %v\n", args[2], err)
@@ -65,7 +65,7 @@ func Main(args []string) (int, bool) {
 
 // confine applies p to this process: the read-only binds (in the mount
 // namespace the helper was started in, when it was), Landlock, then the
-// seccomp filter. With p.Proxy, in a network namespace of its own, it
+// seccomp filter. With p.ProxyFD, in a network namespace of its own, it
 // returns the listener on the namespace's loopback that forwards to the
 // proxy.
 func confine(p Policy) (fwd net.Listener, err error) {
@@ -84,7 +84,7 @@ func confine(p Policy) (fwd net.Listener, err error) {
 		if err := keepReadOnly(p.Keep); err != nil {
 			return nil, err
 		}
-		if p.Proxy != "" && !p.Network {
+		if p.ProxyFD != 0 && !p.Network {
 			if fwd, err = ownLoopback(); err != nil {
 				return nil, err
 			}

@@ -22,6 +22,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -61,11 +62,13 @@ type Policy struct {
 	// Network lets it connect and send anywhere; otherwise TCP connect
 	// and bind are refused, and UDP and raw sockets cannot be made.
 	Network bool `json:"network,omitempty"`
-	// Proxy, with the network off, is the unix socket of tai's egress
+	// Proxy, with the network off, is the helper's end of tai's egress
 	// proxy (internal/egress): the command gets a network of its own with
 	// only a loopback, and its proxy variables lead there. Where tai cannot
 	// make the namespaces, it is ignored and the network is simply off.
-	Proxy string `json:"proxy,omitempty"`
+	Proxy *os.File `json:"-"`
+	// ProxyFD is where the helper finds Proxy (set by Wrap).
+	ProxyFD int `json:"proxy_fd,omitempty"`
 }
 
 // Protected is the one list of paths no sandboxed command may read, for

@@ -299,13 +299,13 @@ func testProxy(t *testing.T) {
 	}
 	get := func(url string) (string, bool) {
 		t.Helper()
-		px, err := egress.Start(t.TempDir(), reach, egress.Options{Lookup: lookup})
+		px, err := egress.Start(reach, egress.Options{Lookup: lookup})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer px.Close()
 		p := w.p
-		p.Proxy = px.Path
+		p.Proxy = px.Helper()
 		cmd := exec.Command(os.Args[0])
 		cmd.Env = append(os.Environ(), "SANDBOX_TEST_GET="+url)
 		cmd.Dir = w.work
@@ -317,7 +317,7 @@ func testProxy(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		px.Allow(cmd.Process.Pid)
+		px.Started()
 		err = cmd.Wait()
 		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == helperFailed {
 			t.Fatalf("the helper refused: %s", out.String())

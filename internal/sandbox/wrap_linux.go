@@ -51,8 +51,9 @@ func Wrap(cmd *exec.Cmd, p Policy) error {
 		path = filepath.Join(cmd.Dir, path)
 	}
 	ns := st.Namespaces && !withoutNamespaces
-	if !ns || p.Network {
-		p.Proxy = ""
+	if ns && !p.Network && p.Proxy != nil {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, p.Proxy)
+		p.ProxyFD = 2 + len(cmd.ExtraFiles)
 	}
 	b, err := json.Marshal(p)
 	if err != nil {
@@ -65,7 +66,7 @@ func Wrap(cmd *exec.Cmd, p Policy) error {
 	}
 	if ns {
 		inOwnNamespaces(cmd.SysProcAttr)
-		if p.Proxy != "" {
+		if p.ProxyFD != 0 {
 			cmd.SysProcAttr.Cloneflags |= unix.CLONE_NEWNET
 		}
 		env := cmd.Env
