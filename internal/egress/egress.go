@@ -295,4 +295,3 @@ func withPort(hostport, port string) string {
 	}
 	return net.JoinHostPort(strings.Trim(hostport, "[]"), port)
 }
-
