@@ -51,8 +51,9 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	testscript.Main(m, map[string]func(){
-		"tai":    func() { os.Exit(Main(os.Args[1:])) },
-		"browse": browse,
+		"tai":      func() { os.Exit(Main(os.Args[1:])) },
+		"browse":   browse,
+		"fetchurl": fetchurl,
 	})
 }
 
@@ -90,6 +91,7 @@ func TestScripts(t *testing.T) {
 			"fakegithub": cmdFakeGitHub,
 			"fakeauth":   cmdFakeAuth,
 			"fakemoved":  cmdFakeMoved,
+			"fakesite":   cmdFakeSite,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("TAI_HOME", e.WorkDir+"/home")

@@ -29,7 +29,9 @@ func newPermissionsCmd(a *App) *cobra.Command {
 		Use:   "permissions",
 		Short: "List, grant and revoke standing \"always allow\" grants",
 		Long: `Answering "always" on a consent screen stores narrow grants on the current
-profile: a shell command prefix (command:go test), a web host
+profile: a shell command prefix (command:go test), a host a sandboxed
+command may reach through tai's proxy (network:registry.npmjs.org for npm
+install), a web host
 (host:example.com), a directory read outside the workspace (dir:/srv/data),
 one MCP tool (tool:mcp_github_create_issue) or every tool of an MCP server
 (server:github). A loopback or private address needs its own grant
@@ -44,6 +46,7 @@ is never stored by a key press: give it here, with tai permissions grant.`,
 	}
 	grant := a.profileCommand("grant KIND SUBJECT", "Grant a standing permission: "+strings.Join(tools.GrantKinds, ", "), 2, a.grant)
 	grant.Example = `  tai permissions grant command "npm test"
+  tai permissions grant network "registry.npmjs.org for npm install"
   tai permissions grant host api.github.com
   tai permissions grant dir ~/src/shared
   tai permissions grant tool write_file      # every write_file call, anywhere`
@@ -115,6 +118,14 @@ func grantArgs(kind, subject string) (string, string, error) {
 		return kind, abs, nil
 	case tools.GrantCommand:
 		return kind, strings.Join(strings.Fields(subject), " "), nil
+	case tools.GrantNetwork:
+		host, prefix, ok := strings.Cut(subject, tools.NetworkFor)
+		prefix = strings.Join(strings.Fields(prefix), " ")
+		h := tools.HostOf("https://" + strings.TrimSuffix(strings.TrimSuffix(strings.TrimSpace(host), ":80"), ":443"))
+		if !ok || prefix == "" || h == "" || strings.ContainsAny(host, "/?#@ ") {
+			return "", "", usageError("%q is not HOST for COMMAND: give a host (with :PORT for a port other than 80 and 443), \" for \", and the command's program and subcommand, like \"registry.npmjs.org for npm install\"", subject)
+		}
+		return kind, h + tools.NetworkFor + prefix, nil
 	}
 	return kind, subject, nil
 }

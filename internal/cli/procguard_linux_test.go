@@ -18,11 +18,14 @@ import (
 const passphrase = "vault-passphrase-that-must-not-leak"
 
 // readParent is what a hostile prompt has the shell run: tai's command
-// line (to show which process $PPID is), then its environment in base64
+// line (to show which process it found), then its environment in base64
 // (past any redaction of tool output), then the first byte of its memory.
-const readParent = `printf 'parent: '; tr '\0' ' ' < /proc/$PPID/cmdline; echo; ` +
-	`printf 'environ: '; base64 -w0 /proc/$PPID/environ 2>&1; echo; ` +
-	`printf 'mem: '; head -c1 /proc/$PPID/mem 2>&1 | tail -c 80; echo`
+// tai is $PPID, or the parent of $PPID when that is the sandbox's helper
+// (which stays between them while it carries the command's network).
+const readParent = `P=$PPID; case "$(tr '\0' ' ' < /proc/$P/cmdline)" in *__sandbox*) P=$(awk '/^PPid:/ {print $2}' /proc/$P/status);; esac; ` +
+	`printf 'parent: '; tr '\0' ' ' < /proc/$P/cmdline; echo; ` +
+	`printf 'environ: '; base64 -w0 /proc/$P/environ 2>&1; echo; ` +
+	`printf 'mem: '; head -c1 /proc/$P/mem 2>&1 | tail -c 80; echo`
 
 // childView runs a one-shot turn in which the model has the shell read
 // tai's /proc files, and returns the tool's result, field by field.
@@ -48,7 +51,7 @@ func childView(t *testing.T, cmd *exec.Cmd, srv *llmtest.Server) map[string]stri
 		}
 	}
 	if !strings.HasPrefix(fields["parent"], "tai --yolo ") {
-		t.Fatalf("$PPID is not tai: %q\n%s", fields["parent"], results[0].Content)
+		t.Fatalf("the process found is not tai: %q\n%s", fields["parent"], results[0].Content)
 	}
 	return fields
 }

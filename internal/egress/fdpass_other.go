@@ -1,4 +1,4 @@
-//go:build !unix
+//go:build !linux
 
 package egress
 
@@ -8,7 +8,7 @@ import (
 	"os"
 )
 
-var errNoPair = errors.New("tai's egress proxy needs unix sockets")
+var errNoPair = errors.New("tai's egress proxy runs on Linux only")
 
 func controlPair() (*net.UnixConn, *os.File, error) { return nil, nil, errNoPair }
 

@@ -27,7 +27,7 @@ var (
 	// netRefused finds a network failure as the usual tools word it.
 	netRefused = lazyre.New(`(?i)could not resolve host|temporary failure in name resolution|name or service not known|getaddrinfo|eai_again|enotfound|network is unreachable|` +
 		`connect: permission denied|connect: operation not permitted|socket: permission denied|failed to establish a new connection|couldn't connect to server|` +
-		`unable to access 'https?://`)
+		`unable to access 'https?://|connection refused|econnrefused`)
 )
 
 // Explain says what the sandbox of p most likely refused the command run
@@ -69,7 +69,11 @@ func Explain(p Policy, dir, out string) string {
 			lines = append(lines, fmt.Sprintf("reading %s (a protected path: keys and credentials are never readable by commands, and look empty to them)", path))
 		}
 	}
-	if !p.Network && netRefused.MatchString(out) {
+	switch {
+	case p.Network || !netRefused.MatchString(out):
+	case p.Proxy != nil:
+		lines = append(lines, "the network (a sandboxed command has a network of its own: programs that honour HTTPS_PROXY reach hosts through tai's proxy, which asks for each, and nothing else is reachable, this machine's own services included: rerun this one command with \"unsandboxed\": true, which asks the person, or run tai with --sandbox off)")
+	default:
 		lines = append(lines, "the network (it is off for sandboxed commands: rerun this one command with \"unsandboxed\": true, which asks the person, or run tai with --sandbox off)")
 	}
 	if len(lines) == 0 {

@@ -26,10 +26,15 @@ const (
 	GrantDir       = "dir"        // reads under this directory
 	GrantEdit      = "edit"       // file changes under this working directory (not its .git)
 	GrantSampling  = "sampling"   // one MCP server's sampling requests run on the person's model (the reply is still shown)
+	GrantNetwork   = "network"    // "HOST for PREFIX": sandboxed shell lines starting PREFIX reach HOST through tai's proxy
 )
 
+// NetworkFor joins the host and the command prefix of a GrantNetwork
+// subject: "registry.npmjs.org for npm install".
+const NetworkFor = " for "
+
 // GrantKinds lists every kind, in the order `tai permissions` shows them.
-var GrantKinds = []string{GrantTool, GrantServer, GrantCommand, GrantHost, GrantLocalHost, GrantDir, GrantEdit, GrantSampling}
+var GrantKinds = []string{GrantTool, GrantServer, GrantCommand, GrantNetwork, GrantHost, GrantLocalHost, GrantDir, GrantEdit, GrantSampling}
 
 // Grant is one standing approval's scope.
 type Grant struct {
@@ -42,6 +47,9 @@ func (g Grant) String() string {
 	switch g.Kind {
 	case GrantCommand:
 		return "shell commands starting `" + g.Subject + "`"
+	case GrantNetwork:
+		host, prefix, _ := strings.Cut(g.Subject, NetworkFor)
+		return "sandboxed commands starting `" + prefix + "` reaching " + host + " through tai's proxy"
 	case GrantHost:
 		return "requests to " + g.Subject
 	case GrantLocalHost:

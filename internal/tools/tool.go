@@ -20,6 +20,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net/netip"
 	"reflect"
 
 	"tai/internal/vault"
@@ -193,6 +194,12 @@ type Env struct {
 type Sandbox struct {
 	Mode, Home, TaiHome string
 	Unavailable         string
+	// DeniedHost, when set, is the administrator's refusal of hosts,
+	// which no command reaches through tai's proxy whatever is granted.
+	DeniedHost func(host string) bool
+	// Lookup resolves names for the proxy; nil is the system's resolver
+	// (tests name their own hosts).
+	Lookup func(ctx context.Context, host string) ([]netip.Addr, error)
 }
 
 // Prompter asks the person a question.

@@ -20,6 +20,7 @@ const (
 	KindMCPRoots      = "mcp-roots"        // an MCP server asked for the workspace's roots and was told (subject: the server)
 	KindMCPServeAsk   = "mcp-serve-ask"    // a served chat's agent asked the person at the MCP client (subject chat/ask_user)
 	KindMCPRefused    = "mcp-refused"      // an MCP server asked tai what it does not answer or did not declare (subject server/method)
+	KindEgress        = "egress"           // a sandboxed command's connection to a host through tai's proxy (subject host for command), allowed or refused
 	KindGrant         = "grant"
 	KindGrantRevoke   = "grant-revoke"
 	KindSecretSet     = "secret-set"

@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
+	"tai/internal/egress"
 	"tai/internal/sandbox"
 	"tai/internal/tools"
 )
@@ -29,13 +31,19 @@ func unconfined(env *tools.Env, a shellArgs) bool {
 	return a.Unsandboxed || env.Sandbox.Unavailable != ""
 }
 
-// confinement is the policy of a command in env, with a private
-// temporary directory to remove once it ended ("" when none); nil policy
-// when it runs unconfined.
-func confinement(env *tools.Env, a shellArgs) (*sandbox.Policy, string, error) {
+// confined is how one command runs in the sandbox.
+type confined struct {
+	policy  sandbox.Policy
+	private string        // a private temporary directory to remove at the end, "" when none
+	proxy   *egress.Proxy // its way out; nil where it cannot have a network of its own
+}
+
+// confinement is how a command of env runs; nil when it runs unconfined.
+// Release what it returns once the command ended.
+func confinement(env *tools.Env, a shellArgs) (*confined, error) {
 	sb := env.Sandbox
 	if sb == nil || sb.Mode == sandbox.Off || a.Unsandboxed || sb.Unavailable != "" {
-		return nil, "", nil
+		return nil, nil
 	}
 	tmp, private := os.TempDir(), ""
 	if r, err := filepath.EvalSymlinks(tmp); err == nil {
@@ -49,13 +57,50 @@ func confinement(env *tools.Env, a shellArgs) (*sandbox.Policy, string, error) {
 		// home in a test) cannot be granted whole.
 		d, err := os.MkdirTemp(tmp, "tai-sandbox-")
 		if err != nil {
-			return nil, "", fmt.Errorf("sandbox: a private temporary directory: %w", err)
+			return nil, fmt.Errorf("sandbox: a private temporary directory: %w", err)
 		}
 		tmp, private = d, d
 	}
 	dirs := append([]string{env.Dir}, env.Roots...)
-	p := sandbox.Workspace(sb.Mode, dirs, sb.Home, sb.TaiHome, tmp)
-	return &p, private, nil
+	c := &confined{policy: sandbox.Workspace(sb.Mode, dirs, sb.Home, sb.TaiHome, tmp), private: private}
+	if sandbox.CanProxy() {
+		px, err := egress.Start(netReach(env, a.Command), egress.Options{Lookup: sb.Lookup})
+		if err != nil {
+			c.release()
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+		c.proxy, c.policy.Proxy = px, px.Helper()
+	}
+	return c, nil
+}
+
+// release ends the proxy and removes the private temporary directory.
+func (c *confined) release() {
+	if c == nil {
+		return
+	}
+	if c.proxy != nil {
+		c.proxy.Close()
+	}
+	if c.private != "" {
+		os.RemoveAll(c.private)
+	}
+}
+
+// refusals says what the sandbox refused a command that failed with out
+// as its output, in dir: the hosts the proxy refused, and what its output
+// shows refused (sandbox.Explain); "" when nothing was.
+func (c *confined) refusals(dir, out string) string {
+	var lines []string
+	if c.proxy != nil {
+		for _, r := range c.proxy.Refused() {
+			lines = append(lines, "[sandbox refused the network: "+r+"]")
+		}
+	}
+	if why := sandbox.Explain(c.policy, dir, out); why != "" && (len(lines) == 0 || !strings.HasPrefix(why, "[sandbox refused: the network")) {
+		lines = append(lines, why)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // unavailableLine says why a command could not be confined.

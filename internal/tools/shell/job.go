@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"tai/internal/sandbox"
 )
 
 // job is one background command line.
@@ -22,9 +21,8 @@ type job struct {
 	killReq  chan struct{} // closed by stop
 	killOnce sync.Once
 
-	// policy is the sandbox the job runs in (nil: none), dir its working
-	// directory: a refusal is named when it ends (refused).
-	policy  *sandbox.Policy
+	// dir is its working directory: a refusal of its sandbox is named
+	// when it ends (refused).
 	dir     string
 	refused string
 
@@ -65,14 +63,14 @@ func (j *job) run(timeout int) {
 	}
 	j.proc.finish()
 	<-drained
-	j.proc.close()
 	refused := ""
-	if st := j.proc.cmd.ProcessState; j.policy != nil && st != nil && !st.Success() {
+	if st := j.proc.cmd.ProcessState; j.proc.box != nil && st != nil && !st.Success() {
 		j.log.mu.Lock()
 		out := string(j.log.buf)
 		j.log.mu.Unlock()
-		refused = sandbox.Explain(*j.policy, j.dir, out)
+		refused = j.proc.box.refusals(j.dir, out)
 	}
+	j.proc.close()
 	j.mu.Lock()
 	j.end, j.endedAt, j.refused = stopped, time.Now(), refused
 	if j.end == "" {

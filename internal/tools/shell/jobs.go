@@ -79,17 +79,17 @@ func (t *jobTable) start(env *tools.Env, a shellArgs, timeout int) (*job, error)
 		sort.Strings(running)
 		return nil, fmt.Errorf("%d jobs are running already (%s); stop one with job_kill or wait for one to end", maxRunning, strings.Join(running, ", "))
 	}
-	policy, private, err := confinement(env, a)
+	box, err := confinement(env, a)
 	if err != nil {
 		return nil, err
 	}
-	p, err := startProcess(dir, line, true, policy, private)
+	p, err := startProcess(dir, line, true, box)
 	if err != nil {
 		return nil, errors.New(unavailableLine(err))
 	}
 	t.next++
 	j := &job{
-		seq: t.next, id: "job" + strconv.Itoa(t.next), command: line, proc: p, started: time.Now(), policy: policy, dir: dir,
+		seq: t.next, id: "job" + strconv.Itoa(t.next), command: line, proc: p, started: time.Now(), dir: dir,
 		done: make(chan struct{}), killReq: make(chan struct{}),
 	}
 	j.log.changed = make(chan struct{})

@@ -25,26 +25,25 @@ const straggleGrace = 2 * time.Second
 // environment variables are not passed on.
 type process struct {
 	cmd     *exec.Cmd
-	private string // a private temporary directory to remove at the end
+	box     *confined // its sandbox, nil when it runs unconfined
 	tree    processTree
 	out     *os.File      // read end of the output pipe
 	stdin   *os.File      // write end of the input pipe; nil unless asked for
 	exited  chan struct{} // closed once the shell has exited and been reaped
 }
 
-// startProcess starts line in dir, confined by policy unless it is nil,
-// with private as its temporary directory when set. With input, the
+// startProcess starts line in dir, confined by box unless it is nil
+// (which it releases when the process is closed, or now when it cannot
+// start). With input, the
 // process reads a pipe (see process.stdin); otherwise it reads /dev/null.
 // A read-only line that runs git gets gitenv's protections (see
 // [readOnlyGit]).
-func startProcess(dir, line string, input bool, policy *sandbox.Policy, private string) (p *process, err error) {
-	if private != "" {
-		defer func() {
-			if err != nil {
-				os.RemoveAll(private)
-			}
-		}()
-	}
+func startProcess(dir, line string, input bool, box *confined) (p *process, err error) {
+	defer func() {
+		if err != nil {
+			box.release()
+		}
+	}()
 	if dir != "" {
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 			return nil, fmt.Errorf("working directory %s is not a directory", dir)
@@ -64,11 +63,11 @@ func startProcess(dir, line string, input bool, policy *sandbox.Policy, private 
 			return nil, fmt.Errorf("git cannot run read-only here: %w", err)
 		}
 	}
-	if private != "" {
-		cmd.Env = append(cmd.Env, "TMPDIR="+private)
+	if box != nil && box.private != "" {
+		cmd.Env = append(cmd.Env, "TMPDIR="+box.private)
 	}
-	if policy != nil {
-		if err := sandbox.Wrap(cmd, *policy); err != nil {
+	if box != nil {
+		if err := sandbox.Wrap(cmd, box.policy); err != nil {
 			r.Close()
 			w.Close()
 			return nil, err
@@ -88,6 +87,9 @@ func startProcess(dir, line string, input bool, policy *sandbox.Policy, private 
 	if err != nil {
 		err = fmt.Errorf("cannot start %s: %w", cmd.Path, err)
 	}
+	if box != nil && box.proxy != nil {
+		box.proxy.Started()
+	}
 	w.Close()
 	if inR != nil {
 		inR.Close()
@@ -99,7 +101,7 @@ func startProcess(dir, line string, input bool, policy *sandbox.Policy, private 
 		}
 		return nil, err
 	}
-	p = &process{cmd: cmd, private: private, tree: tree, out: r, stdin: inW, exited: make(chan struct{})}
+	p = &process{cmd: cmd, box: box, tree: tree, out: r, stdin: inW, exited: make(chan struct{})}
 	go func() {
 		cmd.Wait() // the exit status is read from cmd.ProcessState
 		close(p.exited)
@@ -136,9 +138,7 @@ func (p *process) finish() {
 func (p *process) close() {
 	p.tree.release()
 	p.out.Close()
-	if p.private != "" {
-		os.RemoveAll(p.private)
-	}
+	p.box.release()
 	if p.stdin != nil {
 		p.stdin.Close()
 	}

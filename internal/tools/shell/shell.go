@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"tai/internal/sandbox"
 	"tai/internal/tools"
 	"tai/internal/tools/clip"
 )
@@ -85,11 +84,11 @@ func runShell(ctx context.Context, call tools.Call, a shellArgs) (tools.Result, 
 // runForeground runs the command to completion, or kills its process
 // group at the timeout or when ctx ends.
 func runForeground(ctx context.Context, env *tools.Env, a shellArgs, timeout int) tools.Result {
-	policy, private, err := confinement(env, a)
+	box, err := confinement(env, a)
 	if err != nil {
 		return tools.Errorf("shell: %v", err)
 	}
-	p, err := startProcess(env.Dir, a.Command, false, policy, private)
+	p, err := startProcess(env.Dir, a.Command, false, box)
 	if err != nil {
 		return tools.Errorf("shell: %s", unavailableLine(err))
 	}
@@ -137,8 +136,8 @@ func runForeground(ctx context.Context, env *tools.Env, a shellArgs, timeout int
 		return tools.Errorf("%s[%s: the command and its process group were killed]", text, stopped)
 	}
 	status := "[" + p.status() + "]"
-	if policy != nil && !p.cmd.ProcessState.Success() {
-		if why := sandbox.Explain(*policy, env.Dir, out.String()); why != "" {
+	if box != nil && !p.cmd.ProcessState.Success() {
+		if why := box.refusals(env.Dir, out.String()); why != "" {
 			status += "\n" + why
 		}
 	}
