@@ -107,7 +107,7 @@ func TestREPL_SandboxedCommandAsksForAHost(t *testing.T) {
 		t.Fatalf("exit code %d", code)
 	}
 	out, err := taiCmd(tm.home, "permissions").CombinedOutput()
-	if err != nil || !regexp.MustCompile(`network +` + regexp.QuoteMeta(host) + ` for fetchurl`).Match(out) {
+	if err != nil || !regexp.MustCompile(`network +`+regexp.QuoteMeta(host)+` for fetchurl`).Match(out) {
 		t.Errorf("the grant is not listed: %v\n%s", err, out)
 	}
 }

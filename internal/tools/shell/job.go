@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"sync"
 	"time"
-
 )
 
 // job is one background command line.

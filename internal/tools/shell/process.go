@@ -24,12 +24,12 @@ const straggleGrace = 2 * time.Second
 // on Windows), with stdout and stderr joined on one pipe. tai's secret
 // environment variables are not passed on.
 type process struct {
-	cmd     *exec.Cmd
-	box     *confined // its sandbox, nil when it runs unconfined
-	tree    processTree
-	out     *os.File      // read end of the output pipe
-	stdin   *os.File      // write end of the input pipe; nil unless asked for
-	exited  chan struct{} // closed once the shell has exited and been reaped
+	cmd    *exec.Cmd
+	box    *confined // its sandbox, nil when it runs unconfined
+	tree   processTree
+	out    *os.File      // read end of the output pipe
+	stdin  *os.File      // write end of the input pipe; nil unless asked for
+	exited chan struct{} // closed once the shell has exited and been reaped
 }
 
 // startProcess starts line in dir, confined by box unless it is nil
