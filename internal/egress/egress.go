@@ -17,6 +17,7 @@ package egress
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -40,13 +41,14 @@ type Reach func(ctx context.Context, hostport string) (local bool, err error)
 
 // Proxy is one command's egress proxy.
 type Proxy struct {
-	reach  Reach
-	lookup func(ctx context.Context, host string) ([]netip.Addr, error)
-	ctl    *net.UnixConn // tai's end of the control socket
-	helper *os.File      // the helper's end, until Started
-	srv    *http.Server
-	ctx    context.Context
-	cancel context.CancelFunc
+	reach   Reach
+	lookup  func(ctx context.Context, host string) ([]netip.Addr, error)
+	inspect func(string) error
+	ctl     *net.UnixConn // tai's end of the control socket
+	helper  *os.File      // the helper's end, until Started
+	srv     *http.Server
+	ctx     context.Context
+	cancel  context.CancelFunc
 
 	mu      sync.Mutex
 	answers map[string]*answer // per host:port, asked once
@@ -59,11 +61,20 @@ type answer struct {
 	err   error
 }
 
-// Options are the parts of a proxy tests replace.
+// Options are a proxy's further checks, and the parts tests replace.
 type Options struct {
 	// Lookup resolves a name; nil is the system's resolver.
 	Lookup func(ctx context.Context, host string) ([]netip.Addr, error)
+	// Inspect, when set, refuses what a request would carry: it sees the
+	// host and port of every connection, and the whole of a plain http
+	// request (request line, headers, body up to maxInspected); an error
+	// is the refusal. What a TLS tunnel carries is not seen.
+	Inspect func(text string) error
 }
+
+// maxInspected bounds a plain http request body the proxy reads to
+// inspect; a larger one is refused (a large upload goes over https).
+const maxInspected = 4 << 20
 
 // Start starts a proxy for one command. Hand Helper to the sandbox
 // helper (sandbox.Policy.Proxy), call Started once the command started,
@@ -73,7 +84,7 @@ func Start(reach Reach, o Options) (*Proxy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("egress proxy: %w", err)
 	}
-	p := &Proxy{reach: reach, lookup: o.Lookup, ctl: ours, helper: theirs, answers: map[string]*answer{}}
+	p := &Proxy{reach: reach, lookup: o.Lookup, inspect: o.Inspect, ctl: ours, helper: theirs, answers: map[string]*answer{}}
 	if p.lookup == nil {
 		p.lookup = func(ctx context.Context, host string) ([]netip.Addr, error) {
 			return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
@@ -118,6 +129,25 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	hostport := withPort(r.URL.Host, "80")
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxInspected+1))
+	switch {
+	case err != nil:
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	case len(body) > maxInspected:
+		http.Error(w, fmt.Sprintf("tai's egress proxy: a plain http body over %d bytes is refused; send it over https", maxInspected), http.StatusRequestEntityTooLarge)
+		return
+	}
+	if p.inspect != nil {
+		var head strings.Builder
+		fmt.Fprintf(&head, "%s %s\n", r.Method, r.URL)
+		r.Header.Write(&head)
+		if err := p.inspect(head.String() + string(body)); err != nil {
+			p.refuse(hostport + ": " + err.Error())
+			http.Error(w, err.Error(), http.StatusForbidden)
+			return
+		}
+	}
 	conn, err := p.dial(r.Context(), hostport)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusForbidden)
@@ -125,6 +155,8 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer conn.Close()
 	out := r.Clone(r.Context())
+	out.Body = io.NopCloser(bytes.NewReader(body))
+	out.ContentLength = int64(len(body))
 	out.RequestURI = ""
 	out.Header.Del("Proxy-Connection")
 	out.Header.Del("Proxy-Authorization")
@@ -199,6 +231,12 @@ func (p *Proxy) dial(ctx context.Context, hostport string) (net.Conn, error) {
 	}
 	host = strings.ToLower(strings.TrimSuffix(host, "."))
 	hostport = net.JoinHostPort(host, port)
+	if p.inspect != nil {
+		if err := p.inspect(hostport); err != nil { // a secret spelled into a name
+			p.refuse(hostport + ": " + err.Error())
+			return nil, err
+		}
+	}
 	local, err := p.decide(hostport)
 	if err != nil {
 		return nil, err

@@ -64,7 +64,7 @@ func confinement(env *tools.Env, a shellArgs) (*confined, error) {
 	dirs := append([]string{env.Dir}, env.Roots...)
 	c := &confined{policy: sandbox.Workspace(sb.Mode, dirs, sb.Home, sb.TaiHome, tmp), private: private}
 	if sandbox.CanProxy() {
-		px, err := egress.Start(netReach(env, a.Command), egress.Options{Lookup: sb.Lookup})
+		px, err := egress.Start(netReach(env, a.Command), egress.Options{Lookup: sb.Lookup, Inspect: secretsOut(env)})
 		if err != nil {
 			c.release()
 			return nil, fmt.Errorf("sandbox: %w", err)

@@ -3,11 +3,15 @@ package shell
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net"
 	"strings"
+	"sync"
 
 	"tai/internal/egress"
+	"tai/internal/leak"
 	"tai/internal/profile"
+	"tai/internal/secretenv"
 	"tai/internal/textsafe"
 	"tai/internal/tools"
 	"tai/internal/vault"
@@ -117,4 +121,28 @@ func linePrefixes(line string) []string {
 		out = append(out, g.Subject)
 	}
 	return out
+}
+
+// secretsOut refuses what would carry a known secret (a vault secret or
+// one of tai's own keys, in any common encoding) to a host, as the web
+// tools do; the index is built at the first request.
+func secretsOut(env *tools.Env) func(string) error {
+	var once sync.Once
+	var idx *leak.Index
+	return func(text string) error {
+		once.Do(func() {
+			secrets := secretenv.Values()
+			if env.Store != nil {
+				maps.Copy(secrets, env.Store.KnownSecrets(context.Background()))
+			}
+			idx = leak.NewIndex(secrets)
+		})
+		if name, how, found := idx.Find(text); found {
+			if how != "" && how != "plain" {
+				name += " (" + how + ")"
+			}
+			return fmt.Errorf("refused: the request would carry the secret %s; tai never sends a known secret to a host", name)
+		}
+		return nil
+	}
 }
