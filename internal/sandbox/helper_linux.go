@@ -123,21 +123,23 @@ func inOwnUserNamespace() bool {
 	return len(f) == 3 && f[2] == "1"
 }
 
-// dropCapabilities clears, on every thread, the capabilities the helper
-// was given in its namespace (inOwnNamespaces): the ambient ones, which
-// would pass to the command, the bounding set and the permitted,
-// effective and inheritable sets, so that even a command
-// running as uid 0 in the namespace gets none when it starts.
+// dropCapabilities clears the capabilities the helper was given in its
+// namespace (inOwnNamespaces): on every thread the ambient ones, which
+// would pass to the command, and the permitted, effective and
+// inheritable sets; on this thread, the one that starts the command, the
+// bounding set too, so that even a command running as uid 0 in the
+// namespace gets none. (Each call on every thread costs a signal to each
+// of them: the bounding set, one call a capability, is dropped where it
+// matters only.)
 func dropCapabilities() error {
+	for c := uintptr(0); c <= unix.CAP_LAST_CAP; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, c, 0, 0, 0); err != nil && err != unix.EINVAL {
+			return fmt.Errorf("dropping capability %d: %w", c, err)
+		}
+	}
 	if _, _, e := psx.Syscall6(unix.SYS_PRCTL, unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0, 0); e != 0 {
 		return fmt.Errorf("clearing the ambient capabilities: %w", e)
 	}
-	for c := uintptr(0); c <= unix.CAP_LAST_CAP; c++ {
-		if _, _, e := psx.Syscall6(unix.SYS_PRCTL, unix.PR_CAPBSET_DROP, c, 0, 0, 0, 0); e != 0 && e != unix.EINVAL {
-			return fmt.Errorf("dropping capability %d: %w", c, e)
-		}
-	}
-	// Then the rest: a uid 0 would get the inheritable ones back.
 	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
 	var none [2]unix.CapUserData
 	if _, _, e := psx.Syscall3(unix.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&none[0])), 0); e != 0 {
