@@ -28,6 +28,7 @@ func (a *App) newBridge(name string, approver *agent.Approver) *bridge.Bridge {
 	added, _ := a.addedDirs() // a bad --add-dir fails where it is used
 	if pol, err := a.policy(); err == nil && pol.AllowedServers != nil {
 		b.AllowServer = pol.AllowsServer
+		b.PolicyTools = pol.ToolDigests
 	}
 	if cfg, err := profile.Resolve(context.Background(), a.store, name, a.Getenv, profile.Flags{Sandbox: a.flags.sandbox}); err == nil {
 		b.ClientMetadataURL = cfg.Get(profile.KeyOAuthClientMetadataURL)

@@ -51,11 +51,14 @@ type Policy struct {
 }
 
 // Server is one allowed MCP server: a command whose arguments begin with
-// Args, or a URL beginning with URL.
+// Args, or a URL beginning with URL. Tools, when set, are the only tools
+// of it tai offers, each by name with the digest of the one definition
+// allowed (`tai mcp tools SERVER --json` shows each tool's "Digest").
 type Server struct {
-	Command string   `toml:"command"`
-	Args    []string `toml:"args"`
-	URL     string   `toml:"url"`
+	Command string            `toml:"command"`
+	Args    []string          `toml:"args"`
+	URL     string            `toml:"url"`
+	Tools   map[string]string `toml:"tools"`
 }
 
 // maxFile bounds the policy file.
@@ -124,17 +127,38 @@ func (p Policy) AllowsServer(command string, args []string, url string) error {
 	if p.AllowedServers == nil {
 		return nil
 	}
-	for _, s := range *p.AllowedServers {
-		switch {
-		case s.URL != "" && url != "" && strings.HasPrefix(url, s.URL):
-			return nil
-		case s.Command != "" && command == s.Command && len(args) >= len(s.Args) && slices.Equal(args[:len(s.Args)], s.Args):
-			return nil
-		}
+	if _, ok := p.entryFor(command, args, url); ok {
+		return nil
 	}
 	what := url
 	if what == "" {
 		what = strings.TrimSpace(command + " " + strings.Join(args, " "))
 	}
 	return fmt.Errorf("the administrator's policy (%s) allows only listed MCP servers, and not %s", p.Path, what)
+}
+
+// ToolDigests are the tools the policy allows of a server, by name with
+// the digest of each one's definition; nil when it does not pin them (no
+// allowlist, or the matching entry lists no tools).
+func (p Policy) ToolDigests(command string, args []string, url string) map[string]string {
+	if s, ok := p.entryFor(command, args, url); ok && s.Tools != nil {
+		return s.Tools
+	}
+	return nil
+}
+
+// entryFor is the first allowlist entry that names the server.
+func (p Policy) entryFor(command string, args []string, url string) (Server, bool) {
+	if p.AllowedServers == nil {
+		return Server{}, false
+	}
+	for _, s := range *p.AllowedServers {
+		switch {
+		case s.URL != "" && url != "" && strings.HasPrefix(url, s.URL):
+			return s, true
+		case s.Command != "" && command == s.Command && len(args) >= len(s.Args) && slices.Equal(args[:len(s.Args)], s.Args):
+			return s, true
+		}
+	}
+	return Server{}, false
 }

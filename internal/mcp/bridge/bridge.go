@@ -73,6 +73,10 @@ type Bridge struct {
 	// AllowServer, when set, is the administrator's allowlist: a server it
 	// refuses is neither registered nor started.
 	AllowServer func(command string, args []string, url string) error
+	// PolicyTools, when set, are the tools the administrator allows of a
+	// server (name to definition digest), nil for no such pin: any other
+	// tool, or another definition, is withheld (filteredByPolicy).
+	PolicyTools func(command string, args []string, url string) map[string]string
 	// Sandbox confines the stdio servers the bridge starts; nil runs them
 	// unconfined (see confine.go).
 	Sandbox *ServerSandbox

@@ -130,10 +130,18 @@ func (b *Bridge) check(ctx context.Context, server, tool string, starting bool) 
 	if !v.enabled[server] {
 		return &UnavailableError{Msg: fmt.Sprintf("MCP server %s is not enabled for profile %s; run `tai mcp enable %s`", server, b.Profile, server)}
 	}
+	if m, pinned := v.policyTools[server]; pinned {
+		if _, listed := m[tool]; !listed {
+			return b.filteredError(server, tool, filteredByPolicy)
+		}
+	}
+	bt, ok := v.byTool[[2]string{server, tool}]
+	if ok && bt.filtered == filteredByPolicy {
+		return b.filteredError(server, tool, filteredByPolicy)
+	}
 	if why := v.filteredBy(server, tool); why != "" {
 		return b.filteredError(server, tool, why)
 	}
-	bt, ok := v.byTool[[2]string{server, tool}]
 	switch {
 	case !ok:
 		return nil // not cached yet: the server decides once connected

@@ -15,6 +15,7 @@ import (
 const (
 	filteredByProfile = "profile" // a person disabled it for the profile
 	filteredByLists   = "lists"   // the server's pasted allow/deny lists
+	filteredByPolicy  = "policy"  // the administrator's policy names other tools or definitions
 )
 
 // ErrFiltered is wrapped by the refusal of a call to a tool a filter
@@ -146,8 +147,12 @@ func (b *Bridge) cachedTools(ctx context.Context, server string, names []string)
 // command that offers it again.
 func (b *Bridge) filteredError(server, tool, why string) error {
 	what := "is disabled for profile " + b.Profile
-	if why == filteredByLists {
+	switch why {
+	case filteredByLists:
 		what = "is left out by the server's allow/deny lists"
+	case filteredByPolicy:
+		return &UnavailableError{Msg: fmt.Sprintf("tool %s of MCP server %s is not allowed by the administrator's policy (it names other tools of this server, or another definition of this one); ask your administrator",
+			printable(tool, 64), server), Err: ErrFiltered}
 	}
 	return &UnavailableError{Msg: fmt.Sprintf("tool %s of MCP server %s %s; `tai mcp tools %s --enable %s` offers it",
 		printable(tool, 64), server, what, server, printable(quote(tool), 64)), Err: ErrFiltered}

@@ -164,6 +164,10 @@ type ToolInfo struct {
 	Description          string
 	State                string // "offered", "listed only (past MCP_MAX_TOOLS)", "new: awaiting approval", …
 	Enabled              bool   // its server is enabled for the profile
+	// Digest is the SHA-256 of its definition as cached (name,
+	// description, input schema), what a pin and the administrator's
+	// policy name it by.
+	Digest string
 	// Disabled is set when a filter withholds the tool: the profile's own
 	// (tai mcp tools SERVER --disable) or the server's pasted lists.
 	Disabled bool
@@ -193,7 +197,7 @@ func (b *Bridge) ServerTools(ctx context.Context, server string) ([]ToolInfo, er
 			continue
 		}
 		out = append(out, ToolInfo{Server: ct.Server, Remote: ct.Tool, Name: bt.tool.Name, Era: v.servers[ct.Server].Era,
-			Description: ct.Description, State: stateOf(bt), Enabled: bt.enabled, Disabled: bt.filtered != ""})
+			Description: ct.Description, State: stateOf(bt), Enabled: bt.enabled, Disabled: bt.filtered != "", Digest: cachedHash(ct)})
 	}
 	return out, nil
 }
@@ -204,6 +208,8 @@ func stateOf(bt *bound) string {
 		return "disabled for this profile"
 	case bt.filtered == filteredByLists:
 		return "left out by the allow/deny lists"
+	case bt.filtered == filteredByPolicy:
+		return "not allowed by the administrator's policy"
 	case bt.pending == pendingNew:
 		return "new: awaiting approval"
 	case bt.pending == pendingChanged:

@@ -39,6 +39,9 @@ type view struct {
 	servers map[string]vault.MCPServer
 	enabled map[string]bool
 	filters map[filterKey]bool // the profile's choices: offered or not
+	// policyTools are the tools the administrator allows of a server, by
+	// name to definition digest; a server absent is not pinned.
+	policyTools map[string]map[string]string
 }
 
 // current returns an up-to-date view.
@@ -86,6 +89,14 @@ func (b *Bridge) build(ctx context.Context, gen string, light bool) (*view, erro
 		servers: map[string]vault.MCPServer{}, enabled: map[string]bool{}, filters: map[filterKey]bool{}}
 	for _, s := range servers {
 		v.servers[s.Name] = s
+		if b.PolicyTools != nil {
+			if m := b.PolicyTools(s.Command, s.Args, s.URL); m != nil {
+				if v.policyTools == nil {
+					v.policyTools = map[string]map[string]string{}
+				}
+				v.policyTools[s.Name] = m
+			}
+		}
 	}
 	for _, n := range enabledNames {
 		v.enabled[n] = true
@@ -108,6 +119,9 @@ func (b *Bridge) build(ctx context.Context, gen string, light bool) (*view, erro
 			continue
 		}
 		bt := &bound{cached: ct, enabled: v.enabled[ct.Server], filtered: v.filteredBy(ct.Server, ct.Tool)}
+		if m, ok := v.policyTools[ct.Server]; ok && m[ct.Tool] != cachedHash(ct) {
+			bt.filtered = filteredByPolicy
+		}
 		if pin, ok := pins[ct.Server][ct.Tool]; !ok {
 			bt.pending = pendingNew
 		} else if pin != cachedHash(ct) {
