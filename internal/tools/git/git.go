@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"tai/internal/gitenv"
+	"tai/internal/sandbox"
 	"tai/internal/secretenv"
 	"tai/internal/tools"
 	"tai/internal/tools/clip"
@@ -78,7 +79,9 @@ var base = []string{"--no-pager", "-c", "core.quotepath=off", "-c", "color.ui=ne
 // returns its stdout (capped, printable). A failure is an error holding
 // git's own message. Git runs with [gitenv.Env]'s protections: no hook,
 // fsmonitor, filter, textconv, external diff or pager the repository
-// names runs, not even for a commit the person approved.
+// names runs, not even for a commit the person approved. Where the host
+// confines commands, git is confined as the shell's commands are (see
+// docs/reliability.md, "The sandbox").
 func run(ctx context.Context, env *tools.Env, timeout time.Duration, stdin string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -94,6 +97,20 @@ func run(ctx context.Context, env *tools.Env, timeout time.Duration, stdin strin
 		return "", err
 	}
 	cmd.Env = environ
+	if sb := envSandbox(env); sb.Confines() {
+		// Confined as a shell command is: the workspace writable (but its
+		// .git/hooks and .git/config), no protected path, no network.
+		p, private, err := sb.Policy(append([]string{env.Dir}, env.Roots...))
+		if err != nil {
+			return "", err
+		}
+		if private != "" {
+			defer os.RemoveAll(private)
+		}
+		if err := sandbox.Wrap(cmd, p); err != nil {
+			return "", err
+		}
+	}
 	cmd.Stdin = strings.NewReader(stdin)
 	out, errOut := clip.New(outHead, outTail), clip.New(4<<10, 4<<10)
 	cmd.Stdout, cmd.Stderr = out, errOut
@@ -120,6 +137,13 @@ func run(ctx context.Context, env *tools.Env, timeout time.Duration, stdin strin
 		return "", errors.New(gitMessage(msg))
 	}
 	return "", err
+}
+
+func envSandbox(env *tools.Env) *tools.Sandbox {
+	if env == nil {
+		return nil
+	}
+	return env.Sandbox
 }
 
 // where names dir for messages; empty is tai's own working directory.

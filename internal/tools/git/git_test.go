@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"tai/internal/gitenv/gitenvtest"
+	"tai/internal/sandbox"
 	"tai/internal/tools"
 	"tai/internal/tools/proctest"
 	"tai/internal/tools/tooltest"
@@ -17,6 +18,9 @@ import (
 
 // TestMain isolates git from the machine's configuration.
 func TestMain(m *testing.M) {
+	if code, ok := sandbox.Main(os.Args[1:]); ok { // the git tools run git confined
+		os.Exit(code)
+	}
 	dir, err := os.MkdirTemp("", "gittools")
 	if err != nil {
 		panic(err)

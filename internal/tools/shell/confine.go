@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 
 	"tai/internal/egress"
@@ -42,27 +40,14 @@ type confined struct {
 // Release what it returns once the command ended.
 func confinement(env *tools.Env, a shellArgs) (*confined, error) {
 	sb := env.Sandbox
-	if sb == nil || sb.Mode == sandbox.Off || a.Unsandboxed || sb.Unavailable != "" {
+	if !sb.Confines() || a.Unsandboxed {
 		return nil, nil
 	}
-	tmp, private := os.TempDir(), ""
-	if r, err := filepath.EvalSymlinks(tmp); err == nil {
-		tmp = r
+	p, private, err := sb.Policy(append([]string{env.Dir}, env.Roots...))
+	if err != nil {
+		return nil, err
 	}
-	protected := sandbox.Protected(sb.Home, sb.TaiHome)
-	holds := slices.ContainsFunc(protected, func(p string) bool { rel, err := filepath.Rel(tmp, p); return err == nil && filepath.IsLocal(rel) })
-	if sb.Mode == sandbox.ReadOnly || holds {
-		// A temporary directory of its own: read-only mode writes
-		// nowhere else, and a system one holding a protected path (tai's
-		// home in a test) cannot be granted whole.
-		d, err := os.MkdirTemp(tmp, "tai-sandbox-")
-		if err != nil {
-			return nil, fmt.Errorf("sandbox: a private temporary directory: %w", err)
-		}
-		tmp, private = d, d
-	}
-	dirs := append([]string{env.Dir}, env.Roots...)
-	c := &confined{policy: sandbox.Workspace(sb.Mode, dirs, sb.Home, sb.TaiHome, tmp), private: private}
+	c := &confined{policy: p, private: private}
 	if sandbox.CanProxy() {
 		px, err := egress.Start(netReach(env, a.Command), egress.Options{Lookup: sb.Lookup, Inspect: secretsOut(env)})
 		if err != nil {
