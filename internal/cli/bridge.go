@@ -36,6 +36,7 @@ func (a *App) newBridge(name string, approver *agent.Approver) *bridge.Bridge {
 			home, _ := os.UserHomeDir()
 			b.Sandbox = &bridge.ServerSandbox{Dirs: append([]string{dir}, added...), Home: home, TaiHome: filepath.Dir(a.store.Path())}
 			b.Sandbox.Unavailable = sandbox.Unavailable()
+			b.Sandbox.DeniedHost = a.deniedHost()
 		}
 	}
 	// Every bridge answers elicitations, so every server is told the same

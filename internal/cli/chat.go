@@ -211,7 +211,7 @@ func (a *App) sandboxOf(cfg profile.Config, notice func(string)) *tools.Sandbox 
 		return nil
 	}
 	home, _ := os.UserHomeDir()
-	sb := &tools.Sandbox{Mode: mode, Home: home}
+	sb := &tools.Sandbox{Mode: mode, Home: home, DeniedHost: a.deniedHost()}
 	if a.store != nil {
 		sb.TaiHome = filepath.Dir(a.store.Path())
 	}

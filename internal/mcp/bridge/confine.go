@@ -5,20 +5,25 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"net"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"tai/internal/egress"
 	"tai/internal/mcp/config"
 	"tai/internal/sandbox"
+	"tai/internal/vault"
 )
 
 // A stdio server runs confined, as a command does (docs/reliability.md,
 // "The sandbox"), but with its network on, since servers need it: it
 // reads everything but the protected paths and writes the workspace, the
 // temporary directory and the package caches (npx, uvx). Its entry may
-// narrow that ("sandbox": {"network": false}) or widen it ("sandbox":
-// {"write": ["~/notes"]}); tai mcp set SERVER sandbox=off runs it
-// unconfined.
+// narrow that ("sandbox": {"network": false}, or {"hosts": [...]}: a
+// network of its own whose only way out is tai's egress proxy, to those
+// hosts) or widen it ("sandbox": {"write": ["~/notes"]}); tai mcp set
+// SERVER sandbox=off runs it unconfined.
 
 // Server sandbox settings: sandbox is files (the default: files
 // confined, network on), strict (network off too) or off; sandbox_write
@@ -26,6 +31,7 @@ import (
 const (
 	SettingSandbox      = "sandbox"
 	SettingSandboxWrite = "sandbox_write"
+	SettingSandboxHosts = "sandbox_hosts" // the only hosts it reaches, one a line
 )
 
 // ServerSandbox is how the bridge confines the stdio servers it starts:
@@ -37,6 +43,9 @@ type ServerSandbox struct {
 	// Unavailable says why the kernel cannot confine; servers then run
 	// unconfined, which the host says at start.
 	Unavailable string
+	// DeniedHost, when set, is the administrator's refusal of hosts: a
+	// server limited to hosts never reaches one, listed or not.
+	DeniedHost func(host string) bool
 }
 
 // sandboxSettings are the settings a registration stores for e's pasted
@@ -52,12 +61,15 @@ func sandboxSettings(e config.Entry) map[string]string {
 	if len(e.Sandbox.Write) > 0 {
 		out[SettingSandboxWrite] = strings.Join(e.Sandbox.Write, "\n")
 	}
+	if len(e.Sandbox.Hosts) > 0 {
+		out[SettingSandboxHosts] = strings.Join(e.Sandbox.Hosts, "\n")
+	}
 	return out
 }
 
 // confineServer is the Confine of server's stdio transport, nil when it
 // runs unconfined.
-func (b *Bridge) confineServer(server string, e config.Entry) func(*exec.Cmd) error {
+func (b *Bridge) confineServer(server string, e config.Entry) func(*exec.Cmd) (func(), error) {
 	sb := b.Sandbox
 	if sb == nil || sb.Unavailable != "" {
 		return nil
@@ -91,12 +103,69 @@ func (b *Bridge) confineServer(server string, e config.Entry) func(*exec.Cmd) er
 		}
 		p.Write = append(p.Write, w)
 	}
-	return func(cmd *exec.Cmd) error {
-		if err := sandbox.Wrap(cmd, p); err != nil {
-			return fmt.Errorf("confining it: %w; tai mcp set %s sandbox=off runs it unconfined", err, server)
+	hosts := splitLines(set[SettingSandboxHosts])
+	return func(cmd *exec.Cmd) (func(), error) {
+		q := p
+		var px *egress.Proxy
+		if len(hosts) > 0 && p.Network {
+			if !sandbox.CanProxy() {
+				return nil, fmt.Errorf("confining it to %s: tai cannot give it a network of its own here (no user namespaces); tai mcp set %s sandbox_hosts= gives it the whole network", strings.Join(hosts, ", "), server)
+			}
+			var err error
+			if px, err = egress.Start(b.hostsReach(server, hosts, sb.DeniedHost), egress.Options{}); err != nil {
+				return nil, err
+			}
+			q.Network, q.Proxy = false, px.Helper()
 		}
-		return nil
+		if err := sandbox.Wrap(cmd, q); err != nil {
+			if px != nil {
+				px.Close()
+			}
+			return nil, fmt.Errorf("confining it: %w; tai mcp set %s sandbox=off runs it unconfined", err, server)
+		}
+		if px == nil {
+			return nil, nil
+		}
+		return px.Close, nil
 	}
+}
+
+// hostsReach lets a server limited to hosts reach those only (a host
+// without a port: any port), each approved by name, local addresses
+// included; the administrator's denied hosts never. A refusal is an
+// audit row (egress) and a line in the server's log.
+func (b *Bridge) hostsReach(server string, hosts []string, denied func(string) bool) egress.Reach {
+	return func(ctx context.Context, hostport string) (bool, error) {
+		name, port, _ := net.SplitHostPort(hostport)
+		listed := slices.ContainsFunc(hosts, func(h string) bool {
+			if hn, hp, err := net.SplitHostPort(h); err == nil {
+				return strings.EqualFold(hn, name) && hp == port
+			}
+			return strings.EqualFold(strings.Trim(h, "[]"), name)
+		})
+		var err error
+		switch {
+		case denied != nil && denied(name):
+			err = fmt.Errorf("%s is denied by the administrator's policy", hostport)
+		case !listed:
+			err = fmt.Errorf("%s is not among the hosts MCP server %s may reach (%s); tai mcp set %s sandbox_hosts=… changes them", hostport, server, strings.Join(hosts, ", "), server)
+		}
+		if err != nil {
+			_ = b.Store.Audit(context.WithoutCancel(ctx), vault.AuditEntry{Profile: b.Profile, Kind: vault.KindEgress,
+				Subject: hostport + " for MCP server " + server, Outcome: vault.OutcomeDenied})
+		}
+		return true, err
+	}
+}
+
+func splitLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // sandboxLine is the consent screen's line on how a stdio server runs.
@@ -113,6 +182,9 @@ func sandboxLine(e config.Entry, sb *ServerSandbox) string {
 	}
 	if e.Sandbox != nil && e.Sandbox.Network != nil && !*e.Sandbox.Network {
 		return line + "; network off (the entry narrows it)"
+	}
+	if e.Sandbox != nil && len(e.Sandbox.Hosts) > 0 {
+		return line + "; network only to " + strings.Join(e.Sandbox.Hosts, ", ") + " through tai's proxy (the entry narrows it)"
 	}
 	return line + "; network on"
 }

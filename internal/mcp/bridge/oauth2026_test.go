@@ -132,6 +132,10 @@ func TestSandboxLine(t *testing.T) {
 	if got := sandboxLine(e, sb); !strings.Contains(got, "and ~/notes (the entry widens it); network off (the entry narrows it)") {
 		t.Errorf("widened and narrowed: %s", got)
 	}
+	hosts := config.Entry{Transport: config.Stdio, Sandbox: &config.SandboxSpec{Hosts: []string{"api.github.com", "localhost:8080"}}}
+	if got := sandboxLine(hosts, sb); !strings.HasSuffix(got, "; network only to api.github.com, localhost:8080 through tai's proxy (the entry narrows it)") {
+		t.Errorf("hosts: %s", got)
+	}
 	if got := sandboxLine(config.Entry{Transport: config.Stdio}, sb); !strings.HasSuffix(got, "package caches; network on") {
 		t.Errorf("the default: %s", got)
 	}

@@ -40,6 +40,21 @@ func (b *Bridge) Set(ctx context.Context, server string, set map[string]string) 
 	stored := map[string]string{}
 	var shown []string
 	for k, v := range set {
+		if k == SettingSandboxHosts {
+			var hosts []string
+			for _, h := range strings.Split(v, ",") {
+				if h = strings.ToLower(strings.TrimSpace(h)); h == "" {
+					continue
+				}
+				if err := config.CheckSandboxHost(h); err != nil {
+					return &SettingError{fmt.Sprintf("%s: %v; give hosts separated by commas, or nothing for the whole network", k, err)}
+				}
+				hosts = append(hosts, h)
+			}
+			stored[k] = strings.Join(hosts, "\n")
+			shown = append(shown, k+"="+strings.Join(hosts, ","))
+			continue
+		}
 		if _, ok := limits[k]; ok {
 			s, err := parseLimit(k, v)
 			if err != nil {
@@ -86,6 +101,7 @@ func (b *Bridge) SettingsOf(ctx context.Context, server string) (map[string]stri
 			out[k] = v
 		}
 	}
+	out[SettingSandboxHosts] = strings.Join(splitLines(stored[SettingSandboxHosts]), ",")
 	for k, l := range limits {
 		out[k] = config.Seconds(l.Default)
 		if d, ok := b.ownLimit(server, k); ok {
@@ -96,7 +112,8 @@ func (b *Bridge) SettingsOf(ctx context.Context, server string) (map[string]stri
 }
 
 func settingKeys() []string {
-	keys := make([]string, 0, len(Settings)+len(limits))
+	keys := make([]string, 0, len(Settings)+len(limits)+1)
+	keys = append(keys, SettingSandboxHosts)
 	for k := range Settings {
 		keys = append(keys, k)
 	}

@@ -42,7 +42,8 @@ type Stdio struct {
 	Label string
 	// Confine, when set, rewrites the command to run confined (package
 	// sandbox) before it starts; its error stops the start.
-	Confine func(*exec.Cmd) error
+	// It returns what to release once the process ended (nil: nothing).
+	Confine func(*exec.Cmd) (release func(), err error)
 
 	grace time.Duration // shutdownGrace unless a test shortens it
 }
@@ -69,14 +70,15 @@ func quoteArg(a string) string {
 // stdioTransport is one running child. Three goroutines serve it: the
 // stdout reader, the stderr drain and the waiter.
 type stdioTransport struct {
-	cmd    *exec.Cmd
-	stdin  *os.File
-	stdout *os.File
-	stderr *os.File
-	grace  time.Duration
-	tree   processTree // how the server's whole process tree is ended
-	log    *tail
-	peer   peer
+	unconfine func() // the confinement's release, once the process ended
+	cmd       *exec.Cmd
+	stdin     *os.File
+	stdout    *os.File
+	stderr    *os.File
+	grace     time.Duration
+	tree      processTree // how the server's whole process tree is ended
+	log       *tail
+	peer      peer
 
 	wmu sync.Mutex // one message at a time on stdin
 
@@ -109,8 +111,10 @@ func (s Stdio) dial(ctx context.Context, p peer, log *tail) (transport, error) {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[3], files[5]
 	cmd.Env = childEnv(os.Environ(), s.Env, runtime.GOOS)
 	cmd.Dir = s.Dir
+	var release func()
 	if s.Confine != nil {
-		if err := s.Confine(cmd); err != nil {
+		var err error
+		if release, err = s.Confine(cmd); err != nil {
 			closeAll(files[:])
 			return nil, err
 		}
@@ -123,10 +127,13 @@ func (s Stdio) dial(ctx context.Context, p peer, log *tail) (transport, error) {
 	closeAll([]*os.File{files[0], files[3], files[5]}) // the child's ends
 	if err != nil {
 		closeAll([]*os.File{files[1], files[2], files[4]})
+		if release != nil {
+			release()
+		}
 		return nil, fmt.Errorf("%w; check the command and that it is installed", err)
 	}
 	t := &stdioTransport{
-		cmd: cmd, stdin: files[1], stdout: files[2], stderr: files[4],
+		unconfine: release, cmd: cmd, stdin: files[1], stdout: files[2], stderr: files[4],
 		grace: grace, tree: tree, log: log, peer: p,
 		exited: make(chan struct{}), drained: make(chan struct{}), lostCh: make(chan struct{}),
 	}
@@ -164,6 +171,9 @@ func closeAll(files []*os.File) {
 func (t *stdioTransport) wait() {
 	defer t.wg.Done()
 	t.waitErr = t.cmd.Wait()
+	if t.unconfine != nil {
+		t.unconfine()
+	}
 	close(t.exited)
 }
 

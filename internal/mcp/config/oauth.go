@@ -143,14 +143,25 @@ func readOAuth(d *draft, k string, v any) error {
 }
 
 // SandboxSpec is a pasted entry's "sandbox": {"network": false} narrows a
-// server's confinement (no network), {"write": ["~/notes"]} widens it
-// (more writable directories). Nil fields leave the default.
+// server's confinement (no network), {"hosts": ["api.github.com"]} to
+// those hosts only (through tai's proxy), {"write": ["~/notes"]} widens
+// it (more writable directories). Nil fields leave the default.
 type SandboxSpec struct {
 	Network *bool
+	Hosts   []string
 	Write   []string
 }
 
-// readSandbox takes "sandbox": {network, write}.
+// CheckSandboxHost explains a sandbox host that is not one: a name or an
+// address, with :PORT or without (any port), nothing else.
+func CheckSandboxHost(h string) error {
+	if h == "" || strings.ContainsAny(h, "/?#@ \t\n,") || strings.ContainsFunc(h, isControl) {
+		return fmt.Errorf("%q is not a host: write a name or an address, with :PORT for one port", printable(h))
+	}
+	return nil
+}
+
+// readSandbox takes "sandbox": {network, hosts, write}.
 func readSandbox(d *draft, k string, v any) error {
 	where := at(d.where, k)
 	m, err := wantObject(v, where)
@@ -167,6 +178,18 @@ func readSandbox(d *draft, k string, v any) error {
 				return err
 			}
 			sb.Network = &b
+		case "hosts":
+			list, err := wantStrings(m[key], here)
+			if err != nil {
+				return err
+			}
+			for i, h := range list {
+				if err := CheckSandboxHost(h); err != nil {
+					return fmt.Errorf("%s[%d]: %w", here, i, err)
+				}
+				list[i] = strings.ToLower(h)
+			}
+			sb.Hosts = list
 		case "write":
 			list, err := wantStrings(m[key], here)
 			if err != nil {

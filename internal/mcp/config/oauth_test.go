@@ -64,3 +64,40 @@ func TestOAuth_ExpandSecret(t *testing.T) {
 		t.Errorf("unresolved: %v", err)
 	}
 }
+
+// A pasted entry's "sandbox" narrows or widens a server's confinement;
+// hosts are names or addresses with an optional port, lower-cased, and
+// anything else is refused with one line.
+func TestSandbox_Pasted(t *testing.T) {
+	no := false
+	cases := []struct {
+		name, in string
+		want     *SandboxSpec
+		err      string
+	}{
+		{"hosts", `{"mcpServers":{"s":{"command":"srv","sandbox":{"hosts":["API.github.com","localhost:8080","[::1]:9"]}}}}`,
+			&SandboxSpec{Hosts: []string{"api.github.com", "localhost:8080", "[::1]:9"}}, ""},
+		{"network off and a directory", `{"mcpServers":{"s":{"command":"srv","sandbox":{"network":false,"write":["~/notes"]}}}}`,
+			&SandboxSpec{Network: &no, Write: []string{"~/notes"}}, ""},
+		{"a URL for a host", `{"mcpServers":{"s":{"command":"srv","sandbox":{"hosts":["https://api.github.com/"]}}}}`, nil, "sandbox.hosts[0]: \"https://api.github.com/\" is not a host"},
+		{"a control character", `{"mcpServers":{"s":{"command":"srv","sandbox":{"hosts":["a\u001b[31m"]}}}}`, nil, "is not a host"},
+		{"hosts not a list", `{"mcpServers":{"s":{"command":"srv","sandbox":{"hosts":"a.example"}}}}`, nil, "sandbox.hosts"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Normalize(tc.in, Options{})
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) || strings.Contains(err.Error(), "\x1b") {
+					t.Fatalf("err = %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got[0].Sandbox); diff != "" {
+				t.Fatalf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
+	"net/url"
 	"os"
 	"sort"
 	"strconv"
@@ -529,6 +531,8 @@ func (s *Server) answer(name string, raw json.RawMessage, args map[string]any) (
 		return text(string(raw), false), true
 	case "fail":
 		return text("it broke", true), true
+	case "fetch": // what the server can reach (sandbox tests): a GET through HTTP_PROXY when set
+		return text(fetch(fmt.Sprint(args["url"]))), true
 	case "read": // what the server can read (sandbox tests)
 		b, err := os.ReadFile(fmt.Sprint(args["path"]))
 		if err != nil {
@@ -603,4 +607,25 @@ func (s *Server) gotAnswer(m *wire.Message) {
 	sort.Strings(lines)
 	s.result(s.waiting.ID, text(strings.Join(lines, "\n"), false))
 	s.waiting = nil
+}
+
+// fetch GETs u, through the proxy in HTTP_PROXY when one is set (also
+// for a loopback host, which Go's own client would not proxy), and says
+// the status and body, or the error (true).
+func fetch(u string) (string, bool) {
+	tr := &http.Transport{}
+	if p := os.Getenv("HTTP_PROXY"); p != "" {
+		pu, err := url.Parse(p)
+		if err != nil {
+			return err.Error(), true
+		}
+		tr.Proxy = http.ProxyURL(pu)
+	}
+	resp, err := (&http.Client{Transport: tr}).Get(u)
+	if err != nil {
+		return err.Error(), true
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
+	return fmt.Sprintf("%d %s", resp.StatusCode, strings.TrimSpace(string(b))), resp.StatusCode != http.StatusOK
 }
