@@ -3,9 +3,9 @@ package bridge
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
-	"net"
 	"path/filepath"
 	"slices"
 	"strings"
