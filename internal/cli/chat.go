@@ -219,7 +219,7 @@ func (a *App) sandboxOf(cfg profile.Config, notice func(string)) *tools.Sandbox 
 		notice = func(s string) { fmt.Fprintln(a.Stderr, "tai: "+s) }
 	}
 	switch st := sandbox.Probe(); {
-	case !st.Landlock:
+	case !st.Confines:
 		sb.Unavailable = st.Why
 		notice("sandbox unavailable: " + st.Why + "; every command asks you first (--sandbox off runs them unconfined without asking)")
 	case st.Why != "":

@@ -156,12 +156,12 @@ func (a *App) doctorSandbox(ctx context.Context) finding {
 	switch {
 	case mode == sandbox.Off:
 		return findWarn("runtime", "sandbox", "off ("+from+"): commands reach everything you can", "tai config set sandbox workspace-write")
-	case !st.Landlock:
+	case !st.Confines:
 		return findFail("runtime", "sandbox", mode+" ("+from+"), but unavailable: "+st.Why+"; every command asks first", "use a kernel with Landlock (5.13 or later), or run tai where one is")
 	case st.Why != "":
-		return findWarn("runtime", "sandbox", fmt.Sprintf("%s (%s), Landlock ABI %d; partial: %s", mode, from, st.ABI, st.Why), "")
+		return findWarn("runtime", "sandbox", fmt.Sprintf("%s (%s), %s; partial: %s", mode, from, st.What, st.Why), "")
 	}
-	return findOK("runtime", "sandbox", fmt.Sprintf("%s (%s): Landlock ABI %d, user and mount namespaces, seccomp", mode, from, st.ABI))
+	return findOK("runtime", "sandbox", fmt.Sprintf("%s (%s): %s", mode, from, st.What))
 }
 
 func findOK(area, check, detail string) finding {

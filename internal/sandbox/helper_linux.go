@@ -243,20 +243,6 @@ func rulesFor(p Policy, masked bool) ([]landlock.Rule, error) {
 	return rules, nil
 }
 
-// realPaths resolves symbolic links, keeping each path as given too (a
-// protected link and its target are both protected).
-func realPaths(paths []string) []string {
-	var out []string
-	for _, p := range paths {
-		p = filepath.Clean(p)
-		out = append(out, p)
-		if r, err := filepath.EvalSymlinks(p); err == nil && r != p {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 // cover lists what to grant so that everything under dir is reached but
 // the protected paths: a directory holding no protected path whole, one
 // holding some entry by entry, a protected one (or one inside a protected

@@ -172,3 +172,17 @@ func within(path, dir string) bool {
 
 // ErrUnavailable is Wrap's error where tai cannot confine a command.
 var ErrUnavailable = errors.New("the sandbox is not available here")
+
+// realPaths resolves symbolic links, keeping each path as given too (a
+// protected link and its target are both protected).
+func realPaths(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		p = filepath.Clean(p)
+		out = append(out, p)
+		if r, err := filepath.EvalSymlinks(p); err == nil && r != p {
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -85,6 +85,10 @@ func CanProxy() bool { return Probe().Namespaces && !withoutNamespaces }
 
 // Status is what the kernel offers the sandbox.
 type Status struct {
+	// Confines is set when tai can confine commands here at all; What
+	// names how ("Landlock ABI 7, user and mount namespaces, seccomp").
+	Confines bool
+	What     string
 	// Landlock is set when the kernel confines files (ABI ≥ 1); ABI is
 	// its version (4 and above confine TCP, 6 and above signals and
 	// abstract sockets).
@@ -113,6 +117,11 @@ func Probe() Status {
 			probed.Why = noLandlock
 		}
 		probed.Namespaces = namespacesWork()
+		probed.Confines = probed.Landlock
+		probed.What = fmt.Sprintf("Landlock ABI %d, seccomp", probed.ABI)
+		if probed.Namespaces {
+			probed.What = fmt.Sprintf("Landlock ABI %d, user, mount and network namespaces, seccomp", probed.ABI)
+		}
 		switch {
 		case probed.Landlock && probed.ABI < 4:
 			probed.Why = fmt.Sprintf("Landlock ABI %d confines files but not the network (ABI 4, Linux 6.7)", probed.ABI)

@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build !linux && !darwin
 
 package sandbox
 
@@ -21,6 +21,8 @@ func Wrap(cmd *exec.Cmd, p Policy) error {
 
 // Status is what the kernel offers the sandbox.
 type Status struct {
+	Confines   bool
+	What       string
 	Landlock   bool
 	ABI        int
 	Namespaces bool
@@ -29,7 +31,7 @@ type Status struct {
 
 // Probe says what is missing.
 func Probe() Status {
-	return Status{Why: "tai confines commands on Linux only so far (macOS Seatbelt and Windows restricted tokens are not done)"}
+	return Status{Why: "tai confines commands on Linux and macOS only (Windows restricted tokens are not done)"}
 }
 
 // Unavailable says why the sandbox cannot confine here.
