@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"os/exec"
 	"sort"
 	"strconv"
 	"strings"
@@ -533,6 +534,12 @@ func (s *Server) answer(name string, raw json.RawMessage, args map[string]any) (
 		return text("it broke", true), true
 	case "fetch": // what the server can reach (sandbox tests): a GET through HTTP_PROXY when set
 		return text(fetch(fmt.Sprint(args["url"]))), true
+	case "spawn": // what a child of the server can do (sandbox tests): sh -c command
+		out, err := exec.Command("/bin/sh", "-c", fmt.Sprint(args["command"])).CombinedOutput()
+		if err != nil {
+			return text(string(out)+err.Error(), true), true
+		}
+		return text(string(out), false), true
 	case "read": // what the server can read (sandbox tests)
 		b, err := os.ReadFile(fmt.Sprint(args["path"]))
 		if err != nil {
