@@ -4,8 +4,10 @@ STATICCHECK_VERSION ?= v0.8.2
 
 .PHONY: build test unit interop cross wine release release-check fmt-check vet lint bench-vault bench-client bench-llm bench-bridge bench-agent bench-select bench-serve bench-start bench-cache
 
+# Stamped with the commit and its time as a release is (.ci/stamp):
+# tai --version names what was built.
 build:
-	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/tai
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$$(.ci/stamp)" -o $(BIN) ./cmd/tai
 
 # The whole test suite, exactly what CI runs.
 test: fmt-check vet lint cross release-check wine unit interop
