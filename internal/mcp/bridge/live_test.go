@@ -285,10 +285,10 @@ func TestSet_RefusesUnknownKeysAndValues(t *testing.T) {
 	f.add(t, featuresEntry(t, "feat", "log"), true)
 	ctx := context.Background()
 	for set, want := range map[string]string{
-		"colour=blue":     `no setting "colour": tai mcp set knows log_level, roots, sandbox, sandbox_hosts, startup_timeout, timeout`,
+		"colour=blue":              `no setting "colour": tai mcp set knows log_level, roots, sandbox, sandbox_hosts, startup_timeout, timeout`,
 		"sandbox_hosts=https://x/": `sandbox_hosts: "https://x/" is not a host: write a name or an address, with :PORT for one port; give hosts separated by commas, or nothing for the whole network`,
-		"log_level=loud":  `log_level="loud": write one of debug, info, notice, warning, error, critical, alert, emergency`,
-		"roots=sometimes": `roots="sometimes": write one of off`,
+		"log_level=loud":           `log_level="loud": write one of debug, info, notice, warning, error, critical, alert, emergency`,
+		"roots=sometimes":          `roots="sometimes": write one of off`,
 	} {
 		k, v, _ := strings.Cut(set, "=")
 		err := f.b.Set(ctx, "feat", map[string]string{SettingRoots: "off", k: v})
