@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -95,7 +94,7 @@ type Outcomer interface{ AuditOutcome() string }
 // Outcome then holds its redacted text as a tool error too.
 func Invoke(ctx context.Context, t *Tool, call Call, via Via) (Outcome, error) {
 	start := time.Now()
-	call.Args = normalArgs(call.Args)
+	call.Args = schema.Args(call.Args)
 	o, err := invoke(ctx, t, &call, via)
 	if env := call.Env; env != nil && env.Store != nil {
 		o.Text = env.Store.Redact(o.Text)
@@ -196,15 +195,6 @@ func (t *Tool) AuditSubject(call Call) string {
 	return t.Name
 }
 
-// normalArgs makes absent or null arguments {}, which models send for
-// tools without parameters.
-func normalArgs(args json.RawMessage) json.RawMessage {
-	if trimmed := bytes.TrimSpace(args); len(trimmed) == 0 || string(trimmed) == "null" {
-		return json.RawMessage("{}")
-	}
-	return args
-}
-
 // validations counts argument validations, so tests can show that a call
 // is validated once on its way through Invoke.
 var validations atomic.Int64
@@ -217,11 +207,7 @@ func Validations() int64 { return validations.Load() }
 // number`. A tool without a schema accepts any object.
 func (t *Tool) checkArgs(args json.RawMessage) error {
 	validations.Add(1)
-	doc := t.Schema
-	if len(bytes.TrimSpace(doc)) == 0 {
-		doc = json.RawMessage(`{"type":"object"}`)
-	}
-	s, err := schema.Compile(doc)
+	s, err := schema.Compile(schema.OrObject(t.Schema))
 	if err != nil {
 		return fmt.Errorf("tool %s has an unusable input schema: %w", t.Name, err)
 	}

@@ -1,7 +1,6 @@
 package bridge
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +10,7 @@ import (
 	"tai/internal/mcp/client"
 	"tai/internal/mcp/wire"
 	"tai/internal/tools"
+	"tai/internal/tools/schema"
 	"tai/internal/vault"
 )
 
@@ -90,9 +90,7 @@ func (b *Bridge) callOnce(ctx context.Context, server, tool string, args json.Ra
 	}
 	c.acquire()
 	defer b.release(server, c)
-	if len(bytes.TrimSpace(args)) == 0 {
-		args = json.RawMessage("{}")
-	}
+	args = schema.Args(args)
 	ctx, stop := withProgress(b.detachable(ctx), server)
 	r, err := c.c.CallTool(ctx, tool, args)
 	stop()

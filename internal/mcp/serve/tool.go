@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -82,12 +81,8 @@ func (c Call) Log(level, logger, text string) { c.stream.log(level, logger, text
 
 // compile parses the tool's schema once, for every call.
 func (t *Tool) compile() error {
-	doc := t.InputSchema
-	if len(bytes.TrimSpace(doc)) == 0 {
-		doc = json.RawMessage(`{"type":"object"}`)
-		t.InputSchema = doc
-	}
-	s, err := schema.Compile(doc)
+	t.InputSchema = schema.OrObject(t.InputSchema)
+	s, err := schema.Compile(t.InputSchema)
 	if err != nil {
 		return fmt.Errorf("serve: tool %s: %w", t.Name, err)
 	}
@@ -100,9 +95,7 @@ func (t *Tool) check(args json.RawMessage) (json.RawMessage, error) {
 	if t.selfChecked {
 		return args, nil
 	}
-	if trimmed := bytes.TrimSpace(args); len(trimmed) == 0 || string(trimmed) == "null" {
-		args = json.RawMessage("{}")
-	}
+	args = schema.Args(args)
 	v, err := decodeValue(args)
 	if err != nil {
 		return nil, err
