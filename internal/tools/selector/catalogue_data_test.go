@@ -16,7 +16,7 @@ import (
 	"tai/internal/vault"
 )
 
-// captured is one file of testdata/servers, written by internal/capture.
+// captured is one file of testdata/servers, written by devtools/capture.
 type captured struct {
 	Server string `json:"server"`
 	Tools  []struct {

@@ -25,7 +25,7 @@ const (
 
 // Vocabulary is the set of stems used by the tool descriptions captured
 // in the given folders (each *.json a server's tools/list, as
-// internal/capture writes it): the words a relation may lead to.
+// devtools/capture writes it): the words a relation may lead to.
 func Vocabulary(dirs ...string) (map[string]bool, error) {
 	vocab := map[string]bool{}
 	for _, dir := range dirs {

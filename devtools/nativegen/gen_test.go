@@ -21,7 +21,7 @@ func TestGenerate_MatchesCommittedTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := os.ReadFile(filepath.Join("..", "..", "native_table.go"))
+	want, err := os.ReadFile(filepath.Join("..", "..", "internal", "tools", "selector", "native_table.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
