@@ -8,7 +8,7 @@ import (
 	"sync"
 )
 
-//go:generate go run ./internal/wordnetgen -out wordnet.txt testdata/servers testdata/unseen/servers
+//go:generate go run ../../../devtools/wordnetgen -out wordnet.txt testdata/servers testdata/unseen/servers
 
 // related are groups of words that people and tool authors use for the
 // same thing. A query word also matches the other words of its groups, at
@@ -141,7 +141,7 @@ type relative struct {
 }
 
 // wordnetTable is generated from WordNet 3.0 (see WORDNET-LICENSE and
-// internal/wordnetgen): one line per word, "word synonyms… | broader…",
+// devtools/wordnetgen): one line per word, "word synonyms… | broader…",
 // sorted by word in byte order, which wordnetEntries relies on.
 //
 //go:embed wordnet.txt

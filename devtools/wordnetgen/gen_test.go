@@ -18,7 +18,7 @@ func TestGenerate_MatchesCommittedTable(t *testing.T) {
 		}
 		t.Skipf("WordNet not installed (apt-get install wordnet-base): %v", err)
 	}
-	sel := filepath.Join("..", "..")
+	sel := filepath.Join("..", "..", "internal", "tools", "selector")
 	vocab, err := Vocabulary(filepath.Join(sel, "testdata", "servers"), filepath.Join(sel, "testdata", "unseen", "servers"))
 	if err != nil {
 		t.Fatal(err)
