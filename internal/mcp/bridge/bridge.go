@@ -208,13 +208,16 @@ func (b *Bridge) refusedTool(bt *bound, why string) *tools.Tool {
 }
 
 // ForProfile returns a bridge like b for another profile, with its own
-// connections.
+// connections: every setting is b's (TestForProfile_CopiesEverySetting
+// holds it to every exported field), the state is new.
 func (b *Bridge) ForProfile(profile string) *Bridge {
-	return &Bridge{Store: b.Store, Profile: profile, Confirm: b.Confirm, LookupEnv: b.LookupEnv, Dir: b.Dir,
-		Home: b.Home, Notice: b.Notice, Browser: b.Browser, HTTPClient: b.HTTPClient, Idle: b.Idle,
-		ConnectTimeout: b.ConnectTimeout, CallTimeout: b.CallTimeout, InstallTimeout: b.InstallTimeout,
-		Progress: b.Progress, ProgressTerminal: b.ProgressTerminal, Native: b.Native, Roots: b.Roots, LogNotice: b.LogNotice,
-		OnTaskDone: b.OnTaskDone, TaskBackground: b.TaskBackground}
+	return &Bridge{Store: b.Store, Profile: profile, Confirm: b.Confirm, Subagents: b.Subagents, LookupEnv: b.LookupEnv,
+		Dir: b.Dir, Home: b.Home, Notice: b.Notice, LogNotice: b.LogNotice, OnTaskDone: b.OnTaskDone, TaskBackground: b.TaskBackground,
+		Browser: b.Browser, Paste: b.Paste, AllowServer: b.AllowServer, PolicyTools: b.PolicyTools, Sandbox: b.Sandbox,
+		ClientMetadataURL: b.ClientMetadataURL, HTTPClient: b.HTTPClient,
+		Idle: b.Idle, ConnectTimeout: b.ConnectTimeout, CallTimeout: b.CallTimeout, InstallTimeout: b.InstallTimeout,
+		Progress: b.Progress, ProgressTerminal: b.ProgressTerminal, progressEvery: b.progressEvery, Native: b.Native, Roots: b.Roots,
+		Elicit: b.Elicit, Sample: b.Sample, OnEvent: b.OnEvent, AnyServer: b.AnyServer}
 }
 
 // Close stops every server connection.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -223,5 +224,57 @@ func TestFilter_MCPCallOfAWithheldToolAsksNobody(t *testing.T) {
 		tools.Via{Origin: vault.OriginAgent, Approver: ap})
 	if res.Status != vault.OutcomeDenied || !cmp.Equal(ap.asked, []string{CallName}) {
 		t.Errorf("offered: %+v, asked %v", res, ap.asked)
+	}
+}
+
+// A bridge for another profile keeps every setting of the first: the
+// administrator's allowlist and tool pins, the sandbox, the person's
+// answers. Each exported field is set to something and must come back;
+// a field added later and not copied fails here.
+func TestForProfile_CopiesEverySetting(t *testing.T) {
+	var b Bridge
+	v := reflect.ValueOf(&b).Elem()
+	for i := range v.NumField() {
+		f, field := v.Field(i), v.Type().Field(i)
+		if !field.IsExported() {
+			continue
+		}
+		switch f.Kind() {
+		case reflect.Func:
+			f.Set(reflect.MakeFunc(f.Type(), func([]reflect.Value) []reflect.Value { panic("not called") }))
+		case reflect.Pointer:
+			f.Set(reflect.New(f.Type().Elem()))
+		case reflect.Interface:
+			f.Set(reflect.ValueOf(&strings.Builder{}))
+		case reflect.String:
+			f.SetString("set")
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.Int64:
+			f.SetInt(7)
+		default:
+			t.Fatalf("field %s of kind %s: teach this test to set it", field.Name, f.Kind())
+		}
+	}
+	c := reflect.ValueOf(b.ForProfile("other")).Elem()
+	for i := range v.NumField() {
+		field := v.Type().Field(i)
+		if !field.IsExported() || field.Name == "Profile" {
+			continue
+		}
+		a, got := v.Field(i), c.Field(i)
+		same := false
+		switch a.Kind() {
+		case reflect.Func, reflect.Pointer:
+			same = a.Pointer() == got.Pointer()
+		default:
+			same = a.Interface() == got.Interface()
+		}
+		if !same {
+			t.Errorf("ForProfile does not copy %s", field.Name)
+		}
+	}
+	if got := c.FieldByName("Profile").String(); got != "other" {
+		t.Errorf("profile %q", got)
 	}
 }
