@@ -25,30 +25,30 @@ type testTools struct {
 
 func (tt *testTools) registry() *tools.Registry {
 	return tools.NewRegistry(
-		&tools.Tool{Name: "echo", Description: "echo text back", Safe: tools.AlwaysSafe,
-			Schema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`),
-			Run: func(ctx context.Context, c tools.Call) (tools.Result, error) {
+		tools.Raw(tools.Tool{Name: "echo", Description: "echo text back", Safe: tools.AlwaysSafe,
+			Schema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`)},
+			func(ctx context.Context, c tools.Call) (tools.Result, error) {
 				var in struct{ Text string }
 				json.Unmarshal(c.Args, &in)
 				return tools.Text("echo: " + in.Text), nil
-			}},
-		&tools.Tool{Name: "note", Description: "write a note",
+			}),
+		tools.Raw(tools.Tool{Name: "note", Description: "write a note",
 			Schema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`),
 			Consent: func(c tools.Call) tools.Consent {
 				return tools.Consent{Title: "note " + string(c.Args), Grants: []tools.Grant{{Kind: tools.GrantTool, Subject: "note"}}}
-			},
-			Run: func(ctx context.Context, c tools.Call) (tools.Result, error) {
+			}},
+			func(ctx context.Context, c tools.Call) (tools.Result, error) {
 				var in struct{ Text string }
 				json.Unmarshal(c.Args, &in)
 				tt.mu.Lock()
 				tt.notes = append(tt.notes, in.Text)
 				tt.mu.Unlock()
 				return tools.Text("noted"), nil
-			}},
-		&tools.Tool{Name: "fail", Description: "always fails", Safe: tools.AlwaysSafe,
-			Run: func(ctx context.Context, c tools.Call) (tools.Result, error) {
+			}),
+		tools.Raw(tools.Tool{Name: "fail", Description: "always fails", Safe: tools.AlwaysSafe},
+			func(ctx context.Context, c tools.Call) (tools.Result, error) {
 				return tools.Errorf("it failed on purpose"), nil
-			}},
+			}),
 	)
 }
 

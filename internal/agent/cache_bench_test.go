@@ -71,9 +71,9 @@ func loadBridged(tb testing.TB) bridged {
 		}
 		for _, t := range c.Tools {
 			name := "mcp_" + server + "_" + t.Name
-			b.tools[name] = &tools.Tool{Name: name, Description: t.Description, Schema: t.InputSchema, Group: "mcp",
-				Server: server, Remote: t.Name, Safe: tools.AlwaysSafe,
-				Run: func(context.Context, tools.Call) (tools.Result, error) { return tools.Text(result), nil }}
+			b.tools[name] = tools.Raw(tools.Tool{Name: name, Description: t.Description, Schema: t.InputSchema, Group: "mcp",
+				Server: server, Remote: t.Name, Safe: tools.AlwaysSafe},
+				func(context.Context, tools.Call) (tools.Result, error) { return tools.Text(result), nil })
 		}
 	}
 	if len(b.tools) != 40 {

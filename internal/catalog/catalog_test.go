@@ -24,7 +24,7 @@ func TestNative_NamesUniqueSchemasUsable(t *testing.T) {
 		if err := schema.CheckInput(tool.Schema); err != nil {
 			t.Errorf("%s: %v", tool.Name, err)
 		}
-		if tool.Description == "" || tool.Group == "" || tool.Run == nil {
+		if tool.Description == "" || tool.Group == "" || !tool.Runs() {
 			t.Errorf("%s lacks a description, group or run function", tool.Name)
 		}
 	}

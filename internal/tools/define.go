@@ -39,7 +39,7 @@ func Define[In any](t Tool, run func(ctx context.Context, call Call, in In) (Res
 	t.args = typ
 	t.decode = func(raw json.RawMessage) (any, error) { return DecodeArgs[In](raw) }
 	name := t.Name
-	t.Run = func(ctx context.Context, call Call) (Result, error) {
+	t.run = func(ctx context.Context, call Call) (Result, error) {
 		in, err := ArgsOf[In](call)
 		if err != nil {
 			return Errorf("%s: arguments: %v", name, err), nil
@@ -49,6 +49,15 @@ func Define[In any](t Tool, run func(ctx context.Context, call Call, in In) (Res
 	for _, r := range rules {
 		r(&t)
 	}
+	return &t
+}
+
+// Raw declares a tool whose schema is given as it is rather than derived
+// from a struct: a bridged MCP tool, whose server states it. Invoke
+// validates a call against t.Schema (any object when it has none) and
+// hands run the arguments as sent. t's rules are set in t itself.
+func Raw(t Tool, run RunFunc) *Tool {
+	t.run = run
 	return &t
 }
 

@@ -119,7 +119,7 @@ func invoke(ctx context.Context, t *Tool, call *Call, via Via) (Outcome, error) 
 	if t.Bridged() && call.Env != nil && call.Env.Served && !call.Env.ServedChat {
 		return Outcome{Result: Errorf("bridged MCP tools are not available in a served session"), Status: vault.OutcomeRefused}, nil
 	}
-	if t.Run == nil {
+	if t.run == nil {
 		return Outcome{Result: Errorf("%s cannot run in this host", t.Name), Status: vault.OutcomeError}, nil
 	}
 	if via.Approver != nil {
@@ -164,7 +164,7 @@ func run(ctx context.Context, t *Tool, call Call) (res Result, err error) {
 			err = nil
 		}
 	}()
-	return t.Run(ctx, call)
+	return t.run(ctx, call)
 }
 
 // audit appends the call's one row. It outlives a cancelled call: the row

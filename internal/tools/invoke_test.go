@@ -16,7 +16,7 @@ func echoTool() *Tool {
 		Name: "echo",
 		Schema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"},"n":{"type":"integer"}},
 			"required":["text"],"additionalProperties":false}`),
-		Run: func(_ context.Context, call Call) (Result, error) {
+		run: func(_ context.Context, call Call) (Result, error) {
 			var a struct {
 				Text string `json:"text"`
 				N    int    `json:"n"`
@@ -70,7 +70,7 @@ func TestInvoke_PanicBecomesToolError(t *testing.T) {
 
 func TestInvoke_RunErrorPassesThrough(t *testing.T) {
 	boom := errors.New("transport closed")
-	tool := &Tool{Name: "remote", Run: func(context.Context, Call) (Result, error) { return Result{}, boom }}
+	tool := &Tool{Name: "remote", run: func(context.Context, Call) (Result, error) { return Result{}, boom }}
 	if _, err := Invoke(context.Background(), tool, Call{}, Via{}); !errors.Is(err, boom) {
 		t.Errorf("got %v, want %v", err, boom)
 	}
@@ -79,7 +79,7 @@ func TestInvoke_RunErrorPassesThrough(t *testing.T) {
 func TestInvoke_EmptyArgsForToolWithoutParameters(t *testing.T) {
 	var seen string
 	tool := &Tool{Name: "now", Schema: json.RawMessage(`{"type":"object","additionalProperties":false}`),
-		Run: func(_ context.Context, call Call) (Result, error) { seen = string(call.Args); return Text("ok"), nil }}
+		run: func(_ context.Context, call Call) (Result, error) { seen = string(call.Args); return Text("ok"), nil }}
 	if res, err := Invoke(context.Background(), tool, Call{}, Via{}); err != nil || res.IsError {
 		t.Fatalf("got %+v, %v", res, err)
 	}
@@ -89,7 +89,7 @@ func TestInvoke_EmptyArgsForToolWithoutParameters(t *testing.T) {
 }
 
 func TestInvoke_UnusableSchema(t *testing.T) {
-	tool := &Tool{Name: "bad", Schema: json.RawMessage(`"object"`), Run: func(context.Context, Call) (Result, error) {
+	tool := &Tool{Name: "bad", Schema: json.RawMessage(`"object"`), run: func(context.Context, Call) (Result, error) {
 		t.Fatal("ran")
 		return Result{}, nil
 	}}

@@ -53,10 +53,11 @@ type Tool struct {
 	// consent screens and in event streams, and digest it for the audit.
 	Hidden []string
 
-	// Run performs the call. A failure the model should read and react to is
-	// a Result with IsError set; a returned error means the call could not be
-	// carried out at all (a protocol or transport failure for bridged tools).
-	Run func(ctx context.Context, call Call) (Result, error)
+	// run performs the call, reached only through Invoke (see Define and
+	// Raw). A failure the model should read and react to is a Result with
+	// IsError set; a returned error means the call could not be carried
+	// out at all (a protocol or transport failure for bridged tools).
+	run RunFunc
 
 	// Server is set for bridged MCP tools: the registered server's name.
 	// Bridged tools are never served over MCP.
@@ -83,6 +84,13 @@ type Tool struct {
 	// the model (past its server's MCP_MAX_TOOLS); mcp_call still reaches it.
 	Unoffered bool
 }
+
+// RunFunc is what a tool does with a call.
+type RunFunc func(ctx context.Context, call Call) (Result, error)
+
+// Runs reports whether t can run at all (it was declared with Define or
+// Raw).
+func (t *Tool) Runs() bool { return t.run != nil }
 
 // Bridged reports whether t is a foreign MCP tool.
 func (t *Tool) Bridged() bool { return t.Server != "" }

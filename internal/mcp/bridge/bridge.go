@@ -200,11 +200,11 @@ func (b *Bridge) Lookup(name string) (*tools.Tool, bool) {
 // saying why and what the person runs to offer it.
 func (b *Bridge) refusedTool(bt *bound, why string) *tools.Tool {
 	server, remote := bt.cached.Server, bt.cached.Tool
-	return &tools.Tool{Name: bt.tool.Name, Description: why, Schema: json.RawMessage(`{"type":"object"}`),
-		Group: "mcp", Server: server, Remote: remote, Safe: tools.AlwaysSafe,
-		Run: func(ctx context.Context, call tools.Call) (tools.Result, error) {
+	return tools.Raw(tools.Tool{Name: bt.tool.Name, Description: why, Schema: json.RawMessage(`{"type":"object"}`),
+		Group: "mcp", Server: server, Remote: remote, Safe: tools.AlwaysSafe},
+		func(ctx context.Context, call tools.Call) (tools.Result, error) {
 			return b.Call(ctx, server, remote, call.Args)
-		}}
+		})
 }
 
 // ForProfile returns a bridge like b for another profile, with its own

@@ -128,11 +128,11 @@ func TestMCPAddTool_ResolvedEntriesAskAgain(t *testing.T) {
 		if c := add.ConsentFor(tools.Call{Args: args, Env: env}); source[0] != '{' && !strings.Contains(c.Detail, "each server found is shown for approval") {
 			t.Errorf("mcp_add's own consent: %+v", c)
 		}
-		res, err := add.Run(context.Background(), tools.Call{Args: args, Env: env})
+		res, err := tools.Invoke(context.Background(), add, tools.Call{Args: args, Env: env}, tools.Via{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return res
+		return res.Result
 	}
 	if res := run("https://github.com/acme/fake-mcp"); !res.IsError || !strings.Contains(res.Text, "nobody can be asked") {
 		t.Fatalf("without Confirm: %+v", res)

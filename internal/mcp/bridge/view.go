@@ -159,7 +159,7 @@ func (b *Bridge) bridgedTool(name string, ct vault.MCPTool) *tools.Tool {
 		desc = desc[:maxDescription] + "…"
 	}
 	server, remote := ct.Server, ct.Tool
-	return &tools.Tool{
+	return tools.Raw(tools.Tool{
 		Name:        name,
 		Description: desc,
 		Schema:      schema,
@@ -169,10 +169,9 @@ func (b *Bridge) bridgedTool(name string, ct vault.MCPTool) *tools.Tool {
 		Consent: func(call tools.Call) tools.Consent {
 			return callConsent(name, server, remote, call.Args)
 		},
-		Run: func(ctx context.Context, call tools.Call) (tools.Result, error) {
-			return b.Call(ctx, server, remote, call.Args)
-		},
-	}
+	}, func(ctx context.Context, call tools.Call) (tools.Result, error) {
+		return b.Call(ctx, server, remote, call.Args)
+	})
 }
 
 // isObjectSchema reports whether s is a JSON object (a usable schema).

@@ -35,8 +35,8 @@ func newForkFixture(t *testing.T, turns ...llmtest.Turn) *forkFixture {
 	}
 	t.Cleanup(func() { store.Close() })
 	f := &forkFixture{llm: llmtest.Start(t, llmtest.Script{Turns: turns}), store: store}
-	shell := &tools.Tool{Name: "shell", Description: "run a command", Schema: json.RawMessage(`{"type":"object"}`),
-		Run: func(context.Context, tools.Call) (tools.Result, error) { f.parent++; return tools.Text("ran"), nil }}
+	shell := tools.Raw(tools.Tool{Name: "shell", Description: "run a command", Schema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, tools.Call) (tools.Result, error) { f.parent++; return tools.Text("ran"), nil })
 	reg := tools.NewRegistry(shell)
 	env := &tools.Env{Dir: t.TempDir(), Store: store, Profile: vault.DefaultProfile, State: &tools.State{}}
 	parent := &agent.Agent{Client: f.llm.Client(t, "openai"), Tools: reg, Selector: agent.AllTools{Registry: reg},
@@ -154,11 +154,11 @@ func TestAgentPass_ReadStaysInTheRepository(t *testing.T) {
 	tool := ReadTool(gh.Repo("acme", "nothing", ""), 4)
 	run := func(path string) tools.Result {
 		args, _ := json.Marshal(map[string]string{"path": path})
-		res, err := tool.Run(context.Background(), tools.Call{Args: args})
+		res, err := tools.Invoke(context.Background(), tool, tools.Call{Args: args}, tools.Via{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return res
+		return res.Result
 	}
 	if r := run("../servers/README.md"); !r.IsError || !strings.Contains(r.Text, "not a plain path") {
 		t.Errorf("../ read: %+v", r)

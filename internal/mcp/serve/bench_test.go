@@ -13,20 +13,19 @@ import (
 )
 
 // benchEcho is the trivial tool of make bench-serve, as a native tool.
-var benchEcho = &tools.Tool{
+var benchEcho = tools.Raw(tools.Tool{
 	Name:   "echo",
 	Schema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false}`),
 	Safe:   tools.AlwaysSafe,
-	Run: func(ctx context.Context, call tools.Call) (tools.Result, error) {
-		in, err := tools.DecodeArgs[struct {
-			Text string `json:"text"`
-		}](call.Args)
-		if err != nil {
-			return tools.Errorf("echo: %v", err), nil
-		}
-		return tools.Text(in.Text), nil
-	},
-}
+}, func(ctx context.Context, call tools.Call) (tools.Result, error) {
+	in, err := tools.DecodeArgs[struct {
+		Text string `json:"text"`
+	}](call.Args)
+	if err != nil {
+		return tools.Errorf("echo: %v", err), nil
+	}
+	return tools.Text(in.Text), nil
+})
 
 // benchPost measures the handler alone (no network) on one message in a
 // session.

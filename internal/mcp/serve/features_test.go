@@ -424,8 +424,8 @@ func TestLogging_LevelPerSessionOrPerRequest(t *testing.T) {
 // and a resource_link, and resources/read returns it whole.
 func TestSpill_LargeResultIsReadBackByURI(t *testing.T) {
 	big := strings.Repeat("0123456789abcdef", wire.ResultMax/16+100)
-	native := &tools.Tool{Name: "big", Description: "a big result", Schema: json.RawMessage(`{"type":"object"}`),
-		Run: func(context.Context, tools.Call) (tools.Result, error) { return tools.Text(big), nil }}
+	native := tools.Raw(tools.Tool{Name: "big", Description: "a big result", Schema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, tools.Call) (tools.Result, error) { return tools.Text(big), nil })
 	host := newTestHost(t, llmtest.Script{})
 	rs := &Records{Store: host.store, Profile: "default"}
 	h := start(t, Options{Tools: []*Tool{Native(native)}, Host: host, Resources: rs})

@@ -20,7 +20,7 @@ import (
 // MCP_RESULT_MAX is spilled to a record served as a resource. Bridged tools are
 // never served: Native panics on one, as on a tool without Run.
 func Native(t *tools.Tool) *Tool {
-	if t.Bridged() || t.Run == nil {
+	if t.Bridged() || !t.Runs() {
 		panic("serve: tool " + t.Name + " is bridged or cannot run; it may not be served")
 	}
 	return &Tool{

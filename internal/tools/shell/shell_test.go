@@ -128,20 +128,6 @@ func TestShell_BadArguments(t *testing.T) {
 	}
 }
 
-// Run checks its arguments itself too, for hosts that call it directly.
-func TestShell_RunWithoutInvokeRejectsBadArguments(t *testing.T) {
-	for _, tt := range []struct{ args, want string }{
-		{`{"command": 5}`, "shell: arguments: json: cannot unmarshal number"},
-		{`{"command": "ls", "timeout": 601}`, "timeout 601 is out of range; give 1 to 600 seconds"},
-		{`{"command": "ls", "bogus": 1}`, `unknown field "bogus"`},
-	} {
-		res, err := Shell().Run(context.Background(), tools.Call{Args: json.RawMessage(tt.args)})
-		if err != nil || !res.IsError || !strings.Contains(res.Text, tt.want) {
-			t.Errorf("%s: got %+v, %v; want an error containing %q", tt.args, res, err, tt.want)
-		}
-	}
-}
-
 func TestShell_MissingDirectory(t *testing.T) {
 	res := call(t, Shell(), &tools.Env{Dir: "/no/such/dir"}, shellArgsJSON("ls", ""))
 	if !res.IsError || res.Text != "shell: working directory /no/such/dir is not a directory" {

@@ -2,7 +2,6 @@ package vaulttools
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -14,26 +13,23 @@ import (
 
 func TestAuditQuery(t *testing.T) {
 	ctx := context.Background()
-	env := tooltest.Env(t)
 	old := time.Now().Add(-48 * time.Hour).UnixMilli()
-	for _, e := range []vault.AuditEntry{
-		{TS: old, Profile: "default", Kind: "tool", Subject: "read_file", Outcome: "ok", Digest: "sha256:aa"},
-		{Profile: "default", Kind: "mcp-call", Subject: "everything/echo", Outcome: "ok", DurationMS: 12, Size: 40},
-		{Profile: "work", Kind: "tool", Subject: "shell", Outcome: "ok"},
-		{Profile: "default", Kind: "secret-set", Subject: "TOKEN", Outcome: "ok"},
-	} {
-		if err := env.Store.Audit(ctx, e); err != nil {
-			t.Fatal(err)
-		}
-	}
 	q := tool(t, AuditQueryName)
-	// Past the door: through tools.Invoke each query would add its own row.
+	// Each query runs on a vault of its own holding the same four rows:
+	// through the door, a query adds its own row to the trail.
 	run := func(args string) string {
-		res, err := q.Run(ctx, tools.Call{Args: json.RawMessage(args), Env: env})
-		if err != nil || res.IsError {
-			t.Fatalf("audit_query(%s): %+v, %v", args, res, err)
+		env := tooltest.Env(t)
+		for _, e := range []vault.AuditEntry{
+			{TS: old, Profile: "default", Kind: "tool", Subject: "read_file", Outcome: "ok", Digest: "sha256:aa"},
+			{Profile: "default", Kind: "mcp-call", Subject: "everything/echo", Outcome: "ok", DurationMS: 12, Size: 40},
+			{Profile: "work", Kind: "tool", Subject: "shell", Outcome: "ok"},
+			{Profile: "default", Kind: "secret-set", Subject: "TOKEN", Outcome: "ok"},
+		} {
+			if err := env.Store.Audit(ctx, e); err != nil {
+				t.Fatal(err)
+			}
 		}
-		return res.Text
+		return tooltest.MustRun(t, q, env, args)
 	}
 	out := run(`{}`)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
