@@ -82,7 +82,7 @@ func (t *turn) runCall(ctx context.Context, c llm.ToolCall) (llm.Message, string
 	switch {
 	case t.origin != "":
 		origin = t.origin
-	case a.Env != nil && a.Env.Served:
+	case a.Env.Served():
 		origin = vault.OriginServedChat // the agent of a served chat
 	}
 	via := tools.Via{Origin: origin, Running: func() {

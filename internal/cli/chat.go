@@ -174,14 +174,13 @@ type agentSetup struct {
 	ServerLogs func(string)
 	// Arrived receives the end of a task that went to the background.
 	Arrived func(notice, forModel string)
-	// Served builds for tai --serve-mcp: bridged tools stay out of the
-	// registry (they are never served, nor reachable from a served
-	// session's direct calls), Env.Served is set and nobody is asked.
-	Served bool
-	// ServedChat builds a served chat agent: like Served, but the bridged
-	// tools enabled for the profile are in its registry, as for any full
-	// agent (mcp.md); Env.ServedChat is set.
-	ServedChat bool
+	// Door is whom the host serves. tools.DoorServed builds for tai
+	// --serve-mcp: bridged tools stay out of the registry (they are never
+	// served, nor reachable from a served session's direct calls) and
+	// nobody is asked. tools.DoorServedChat builds a served chat agent:
+	// likewise, but the bridged tools enabled for the profile are in its
+	// registry, as for any full agent (mcp.md).
+	Door tools.Door
 }
 
 // toolHost is what an agent's tool calls run in: the registry, the
@@ -243,14 +242,13 @@ func (a *App) newToolHost(cfg profile.Config, o agentSetup) (*toolHost, error) {
 	}
 	reg := tools.NewRegistry(catalog.Native()...)
 	env := &tools.Env{Dir: dir, Roots: roots, Store: a.store, Profile: cfg.Profile, Prompter: o.Prompter, State: &tools.State{},
-		Approval: cfg.Approval(), Tools: reg, Served: o.Served, Sandbox: a.sandboxOf(cfg, o.Notices)}
+		Approval: cfg.Approval(), Tools: reg, Door: o.Door, Sandbox: a.sandboxOf(cfg, o.Notices)}
 	approver := &agent.Approver{Mode: cfg.Approval(), Store: a.store, Profile: cfg.Profile, Person: o.Person, Notices: o.Notices,
 		DeniedHost: a.deniedHost()}
 	var b *bridge.Bridge
-	if o.Served {
+	if o.Door != tools.DoorLocal {
 		env.Prompter, approver.Person = nil, nil
-		if o.ServedChat {
-			env.ServedChat = true
+		if o.Door == tools.DoorServedChat {
 			b = a.attachBridge(reg, env, approver)
 		} else {
 			b = a.toolsBridge(reg, env, approver)

@@ -12,6 +12,7 @@ import (
 
 	"tai/internal/mcp/bridge"
 	"tai/internal/mcp/oauth/oauthtest"
+	"tai/internal/tools"
 )
 
 // browse is a stand-in browser for scripts (BROWSER=browse): it follows
@@ -79,7 +80,11 @@ func TestServedToolHost_HasNoBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	for served, want := range map[bool]bool{true: false, false: true} {
-		th, err := a.newToolHost(cfg, agentSetup{Served: served})
+		door := tools.DoorLocal
+		if served {
+			door = tools.DoorServed
+		}
+		th, err := a.newToolHost(cfg, agentSetup{Door: door})
 		if err != nil {
 			t.Fatal(err)
 		}

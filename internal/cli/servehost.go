@@ -42,7 +42,7 @@ func (h *servedHost) Env(ctx context.Context) (*tools.Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	th, err := h.a.newToolHost(cfg, agentSetup{Served: true})
+	th, err := h.a.newToolHost(cfg, agentSetup{Door: tools.DoorServed})
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +68,7 @@ func (h *servedHost) Agent(ctx context.Context, name string) (*agent.Agent, erro
 	if err != nil {
 		return nil, err
 	}
-	th, err := h.a.newToolHost(cfg, agentSetup{Served: true, ServedChat: true})
+	th, err := h.a.newToolHost(cfg, agentSetup{Door: tools.DoorServedChat})
 	if err != nil {
 		return nil, err
 	}

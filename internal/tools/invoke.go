@@ -116,7 +116,7 @@ func invoke(ctx context.Context, t *Tool, call *Call, via Via) (Outcome, error) 
 		}
 		call.in = in
 	}
-	if t.Bridged() && call.Env != nil && call.Env.Served && !call.Env.ServedChat {
+	if t.Bridged() && call.Env != nil && call.Env.Door == DoorServed {
 		return Outcome{Result: Errorf("bridged MCP tools are not available in a served session"), Status: vault.OutcomeRefused}, nil
 	}
 	if t.run == nil {

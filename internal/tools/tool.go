@@ -173,13 +173,9 @@ type Env struct {
 	Prompter Prompter
 	// Subagents runs child agents; nil where forking is not possible.
 	Subagents Subagents
-	// Served is true under `tai --serve-mcp`: bridged tools are unreachable
-	// and interactive-only tools refuse.
-	Served bool
-	// ServedChat marks the environment of a served chat agent (Served is
-	// set too): a full agent, it reaches the bridged tools enabled for its
-	// profile, which are still never served as MCP tools themselves.
-	ServedChat bool
+	// Door is whom the host serves: the person (the zero value), a client
+	// of `tai --serve-mcp` calling tools directly, or a served chat's agent.
+	Door Door
 	// Progress receives streamed output of long tools (shell), may be nil.
 	Progress io.Writer
 	// Sandbox confines the commands tools run (shell, its jobs, !command);
@@ -193,6 +189,27 @@ type Env struct {
 	// that look across the catalogue (tool_search); nil where there is none.
 	Tools *Registry
 }
+
+// Door is whom a tool host serves.
+type Door int
+
+const (
+	// DoorLocal is the person's own session: the REPL, one-shot mode,
+	// tai's commands.
+	DoorLocal Door = iota
+	// DoorServed is a client of `tai --serve-mcp` calling native tools
+	// directly: bridged tools are unreachable and interactive-only tools
+	// refuse.
+	DoorServed
+	// DoorServedChat is the agent of a served chat: a full agent, it
+	// reaches the bridged tools enabled for its profile, which are still
+	// never served as MCP tools themselves.
+	DoorServedChat
+)
+
+// Served reports whether the host serves an MCP client (directly or
+// through a served chat) rather than the person.
+func (e *Env) Served() bool { return e != nil && e.Door != DoorLocal }
 
 // Sandbox is how the host confines commands: the mode (sandbox's
 // ReadOnly or WorkspaceWrite), the person's home and tai's, whose

@@ -27,7 +27,7 @@ func loginToolConsent(call tools.Call, in serverArgs) tools.Consent {
 }
 
 func runLogin(ctx context.Context, call tools.Call, in serverArgs) (tools.Result, error) {
-	if call.Env != nil && call.Env.Served {
+	if call.Env.Served() {
 		return tools.Errorf("mcp_login: a login opens a browser on the machine running tai, so it is not available over a served session; run `tai mcp login %s` in a terminal there", in.Server), nil
 	}
 	b, err := forProfile(call.Env, in.Profile)

@@ -34,7 +34,7 @@ func readConsent(_ tools.Call, in readArgs) tools.Consent {
 }
 
 func runRead(ctx context.Context, call tools.Call, in readArgs) (tools.Result, error) {
-	if call.Env != nil && call.Env.Served {
+	if call.Env.Served() {
 		return tools.Errorf("mcp_read: bridged MCP servers are not reachable from a served session"), nil
 	}
 	b, err := From(call.Env)

@@ -76,7 +76,7 @@ func TestMCPRead_ListsWithoutAURIAndRefusesWhatItMayNotReach(t *testing.T) {
 	if res.Status != vault.OutcomeRefused || !strings.Contains(res.Text, "not enabled for profile default") {
 		t.Errorf("a server not enabled: %+v", res)
 	}
-	served := &tools.Env{Store: f.store, Profile: vault.DefaultProfile, State: &tools.State{}, Served: true}
+	served := &tools.Env{Store: f.store, Profile: vault.DefaultProfile, State: &tools.State{}, Door: tools.DoorServed}
 	Attach(served, f.b)
 	res = f.read(t, nil, served, `{"server":"feat","uri":"test://a"}`)
 	if !res.IsError || strings.Contains(res.Text, "alpha") {

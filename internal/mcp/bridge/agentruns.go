@@ -154,7 +154,7 @@ func callToolConsent(call tools.Call, in callArgs) tools.Consent {
 }
 
 func runCall(ctx context.Context, call tools.Call, in callArgs) (tools.Result, error) {
-	if call.Env != nil && call.Env.Served {
+	if call.Env.Served() {
 		return tools.Errorf("mcp_call: bridged MCP servers are not reachable from a served session"), nil
 	}
 	b, err := From(call.Env)

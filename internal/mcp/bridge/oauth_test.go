@@ -268,7 +268,7 @@ func TestRemove_DropsTheLoginInEveryProfile(t *testing.T) {
 
 func TestLoginTool_RefusesServedSessions(t *testing.T) {
 	f := newFixture(t)
-	env := &tools.Env{Store: f.store, Profile: vault.DefaultProfile, State: &tools.State{}, Served: true}
+	env := &tools.Env{Store: f.store, Profile: vault.DefaultProfile, State: &tools.State{}, Door: tools.DoorServed}
 	login := tooltest.Find(t, AgentTools(), LoginName)
 	res, err := tools.Invoke(context.Background(), login, tools.Call{Args: json.RawMessage(`{"server":"remote"}`), Env: env}, tools.Via{})
 	if err != nil || !res.IsError || !strings.Contains(res.Text, "run `tai mcp login remote` in a terminal") {

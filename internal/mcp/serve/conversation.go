@@ -7,6 +7,7 @@ import (
 
 	"tai/internal/agent"
 	"tai/internal/mcp/wire"
+	"tai/internal/tools"
 )
 
 // conversation is one chat history inside an MCP session: its own agent,
@@ -50,7 +51,7 @@ func (s *Session) openConversation(ctx context.Context, name, profile string) (*
 		return nil, err
 	}
 	conv = &conversation{name: name, profile: ag.Env.Profile, agent: ag}
-	ag.Env.Served, ag.Env.ServedChat = true, true
+	ag.Env.Door = tools.DoorServedChat
 	ag.Env.Prompter = ClientPrompter{} // ask_user asks the person at the MCP client, when it can
 	ag.Env.Session = s.label() + "-" + name
 	s.mu.Lock()

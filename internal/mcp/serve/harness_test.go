@@ -225,7 +225,7 @@ func newTestHost(t *testing.T, script llmtest.Script) *testHost {
 
 func (h *testHost) Env(ctx context.Context) (*tools.Env, error) {
 	return &tools.Env{Dir: h.dir, Store: h.store, Profile: "default", Approval: profile.ApprovalYolo,
-		Served: true, State: &tools.State{}, Tools: tools.NewRegistry(catalog.Native()...)}, nil
+		Door: tools.DoorServed, State: &tools.State{}, Tools: tools.NewRegistry(catalog.Native()...)}, nil
 }
 
 func (h *testHost) Agent(ctx context.Context, name string) (*agent.Agent, error) {

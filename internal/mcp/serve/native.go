@@ -70,7 +70,7 @@ func (s *Session) toolEnv(ctx context.Context) (*tools.Env, error) {
 	} else {
 		env = &tools.Env{State: &tools.State{}}
 	}
-	env.Served = true
+	env.Door = tools.DoorServed
 	env.Prompter = nil
 	env.Session = s.label()
 	s.env = env

@@ -99,8 +99,8 @@ func (o *Options) fill() error {
 // belongs to one session and is closed with it (Env.State.Close).
 type Host interface {
 	// Env returns a new tool environment on the default profile for the
-	// tools a session calls directly: Served set, approvals as --yolo, no
-	// Prompter.
+	// tools a session calls directly: door tools.DoorServed, approvals as
+	// --yolo, no Prompter.
 	Env(ctx context.Context) (*tools.Env, error)
 	// Agent returns a new agent for one chat conversation on profile ("" is
 	// the default one), set up like Env. An unknown profile is an error

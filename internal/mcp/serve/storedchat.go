@@ -10,6 +10,7 @@ import (
 
 	"tai/internal/agent"
 	"tai/internal/mcp/wire"
+	"tai/internal/tools"
 	"tai/internal/vault"
 )
 
@@ -62,7 +63,7 @@ func (s *Server) storedChat(ctx context.Context, name string, in chatArgs, call 
 	}
 	ag.SetMessages(msgs)
 	ag.History = agent.VaultHistory{Store: store, Profile: chat.Profile, Session: chat.Session}
-	ag.Env.Served, ag.Env.ServedChat, ag.Env.Prompter, ag.Env.Session = true, true, ClientPrompter{}, chat.Session
+	ag.Env.Door, ag.Env.Prompter, ag.Env.Session = tools.DoorServedChat, ClientPrompter{}, chat.Session
 	return conv.turn(ctx, in, s.opts.ChatTimeout, call), nil
 }
 

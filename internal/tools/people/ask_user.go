@@ -26,7 +26,7 @@ func Tools() []*tools.Tool {
 func askUser(ctx context.Context, call tools.Call, in askArgs) (tools.Result, error) {
 	// A served chat's agent asks the person at the MCP client (its
 	// Prompter); any other served call has nobody to ask.
-	if call.Env == nil || call.Env.Prompter == nil || (call.Env.Served && !call.Env.ServedChat) {
+	if call.Env == nil || call.Env.Prompter == nil || call.Env.Door == tools.DoorServed {
 		return tools.Text(NoUser), nil
 	}
 	answer, err := call.Env.Prompter.Ask(ctx, in.Question, in.Choices)
