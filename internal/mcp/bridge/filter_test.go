@@ -278,3 +278,21 @@ func TestForProfile_CopiesEverySetting(t *testing.T) {
 		t.Errorf("profile %q", got)
 	}
 }
+
+// A host has one bridge: a second Attach is a wiring mistake said at
+// once, not a bridge kept silently.
+func TestAttach_OneBridgeAHost(t *testing.T) {
+	f := newFixture(t)
+	env := &tools.Env{Store: f.store, Profile: vault.DefaultProfile, State: &tools.State{}}
+	Attach(env, f.b)
+	Attach(env, f.b) // the same one again: fine
+	if got, _ := From(env); got != f.b {
+		t.Fatalf("From = %p, want the attached %p", got, f.b)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("attaching a second bridge did not panic")
+		}
+	}()
+	Attach(env, f.b.ForProfile("other"))
+}

@@ -10,9 +10,14 @@ import (
 // mcp_* tools and the registry's fallback use the same one.
 const stateKey = "mcp.bridge"
 
-// Attach makes b the bridge of env's host: the mcp_* tools use it.
+// Attach makes b the bridge of env's host: the mcp_* tools use it. A
+// host has one bridge: attaching another after one was attached, or after
+// From made a plain one, panics (a wiring mistake, met at once by the
+// tests of the host that makes it) rather than keep the first silently.
 func Attach(env *tools.Env, b *Bridge) {
-	env.State.Get(stateKey, func() any { return b })
+	if got := env.State.Get(stateKey, func() any { return b }); got != b {
+		panic("bridge.Attach: this host has a bridge already; attach yours before any tool runs")
+	}
 }
 
 // From returns the bridge of env's host, creating a plain one (no consent
