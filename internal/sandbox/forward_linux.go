@@ -24,9 +24,10 @@ import (
 // ignores the proxy variables finds no route.
 
 // ownLoopback brings up the loopback of the helper's network namespace
-// and listens on it. It refuses a namespace with any other interface:
-// Landlock's TCP rules are lifted for a command whose network is its own.
-func ownLoopback() (net.Listener, error) {
+// and, with listen, listens on it. It refuses a namespace with any other
+// interface: Landlock's TCP rules are lifted for a command whose network
+// is its own.
+func ownLoopback(listen bool) (net.Listener, error) {
 	ifs, err := net.Interfaces()
 	if err != nil {
 		return nil, fmt.Errorf("listing the network interfaces: %w", err)
@@ -52,6 +53,9 @@ func ownLoopback() (net.Listener, error) {
 	if err := unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr); err != nil {
 		return nil, fmt.Errorf("bringing up the loopback: %w", err)
 	}
+	if !listen {
+		return nil, nil
+	}
 	return net.Listen("tcp", "127.0.0.1:0")
 }
 
@@ -68,18 +72,22 @@ func ProxyEnv(addr string) []string {
 // forward runs the command at path with argv as a child, carries each
 // connection to ln to the proxy over the control socket at fd, and
 // returns the child's exit status (or ends by the signal that ended it).
+// With no ln (no proxy), it only runs the command and returns its status.
 func forward(ln net.Listener, fd int, path string, argv []string) int {
-	unix.CloseOnExec(fd) // the command never gets it
-	f := os.NewFile(uintptr(fd), "tai-egress")
-	c, err := net.FileConn(f)
-	f.Close()
-	ctl, ok := c.(*net.UnixConn)
-	if err != nil || !ok {
-		fmt.Fprintf(os.Stderr, "tai: sandbox: the egress proxy's socket is not one (%v), so the command did not run\n", err)
-		return helperFailed
-	}
 	env := os.Environ()
-	env = append(env[:len(env):len(env)], ProxyEnv(ln.Addr().String())...)
+	var ctl *net.UnixConn
+	if ln != nil {
+		unix.CloseOnExec(fd) // the command never gets it
+		f := os.NewFile(uintptr(fd), "tai-egress")
+		c, err := net.FileConn(f)
+		f.Close()
+		var ok bool
+		if ctl, ok = c.(*net.UnixConn); err != nil || !ok {
+			fmt.Fprintf(os.Stderr, "tai: sandbox: the egress proxy's socket is not one (%v), so the command did not run\n", err)
+			return helperFailed
+		}
+		env = append(env[:len(env):len(env)], ProxyEnv(ln.Addr().String())...)
+	}
 	cmd := &exec.Cmd{Path: path, Args: argv, Env: env, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
 	// A terminal's Ctrl-C and Ctrl-\ reach the command itself (it is in
 	// the same process group); what is sent to this process alone is
@@ -96,16 +104,18 @@ func forward(ln net.Listener, fd int, path string, argv []string) int {
 			cmd.Process.Signal(s)
 		}
 	}()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
+	if ln != nil {
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				go carry(c, ctl)
 			}
-			go carry(c, ctl)
-		}
-	}()
-	err = cmd.Wait()
+		}()
+	}
+	err := cmd.Wait()
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {
 		fmt.Fprintf(os.Stderr, "tai: sandbox: %v\n", err)

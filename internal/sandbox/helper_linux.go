@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -55,7 +56,10 @@ func Main(args []string) (int, bool) {
 		fmt.Fprintf(os.Stderr, "tai: sandbox: cannot confine the command, so it did not run: %v\n", err)
 		return helperFailed, true
 	}
-	if fwd != nil {
+	if fwd != nil || p.NoLandlock {
+		// With a proxy to carry connections to, or without Landlock (whose
+		// scoping would keep the command from signalling tai: the seccomp
+		// filter does, for tai's pid, and the helper stays between them).
 		return forward(fwd, p.ProxyFD, args[2], args[3:]), true
 	}
 	err = unix.Exec(args[2], args[3:], os.Environ())
@@ -84,8 +88,18 @@ func confine(p Policy) (fwd net.Listener, err error) {
 		if err := keepReadOnly(p.Keep); err != nil {
 			return nil, err
 		}
-		if p.ProxyFD != 0 && !p.Network {
-			if fwd, err = ownLoopback(); err != nil {
+		if p.NoLandlock {
+			if err := readOnlyBut(p.Write); err != nil {
+				return nil, err
+			}
+		}
+		// The working directory was entered before the mounts: enter it
+		// again, through them.
+		if wd, err := os.Getwd(); err == nil {
+			_ = os.Chdir(wd)
+		}
+		if p.OwnNetwork {
+			if fwd, err = ownLoopback(p.ProxyFD != 0); err != nil {
 				return nil, err
 			}
 		}
@@ -94,12 +108,18 @@ func confine(p Policy) (fwd net.Listener, err error) {
 		}
 		masked = true
 	}
+	if p.NoLandlock {
+		if !masked {
+			return nil, errors.New("without Landlock the sandbox needs namespaces, and there are none")
+		}
+		return fwd, installFilter(p.Network, p.Parent)
+	}
 	rules, err := rulesFor(p, masked)
 	if err != nil {
 		return nil, err
 	}
 	cfg := landlock.V11.BestEffort()
-	if p.Network || fwd != nil {
+	if p.Network || p.OwnNetwork {
 		// Everywhere, or in a network of its own that has nothing but a
 		// loopback: TCP on it (a test's own server) is the command's.
 		cfg.HandledAccessNet = 0
@@ -107,7 +127,88 @@ func confine(p Policy) (fwd net.Listener, err error) {
 	if err := cfg.Restrict(rules...); err != nil {
 		return nil, fmt.Errorf("landlock: %w", err)
 	}
-	return fwd, installFilter(p.Network)
+	return fwd, installFilter(p.Network, p.Parent)
+}
+
+// readOnlyBut makes every mount of this namespace read-only but the
+// kernel's own (/proc, /sys, /dev), then binds each writable directory
+// onto itself read-write, what is masked or kept inside it included
+// (MS_REC) and staying as it was: without Landlock, the mounts are what
+// keep a command from writing elsewhere.
+func readOnlyBut(write []string) error {
+	b, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 5 {
+			continue
+		}
+		mp := unescapeMount(f[4])
+		if kernelMount(mp) {
+			continue
+		}
+		if err := remount(mp, true); err != nil && !errors.Is(err, unix.ENOENT) && !errors.Is(err, unix.EACCES) {
+			return fmt.Errorf("making %s read-only: %w", mp, err)
+		}
+	}
+	for _, w := range realPaths(write) {
+		if fi, err := os.Stat(w); err != nil || !fi.IsDir() {
+			continue
+		}
+		if err := unix.Mount(w, w, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fmt.Errorf("binding %s: %w", w, err)
+		}
+		if err := remount(w, false); err != nil {
+			return fmt.Errorf("making %s writable: %w", w, err)
+		}
+	}
+	return nil
+}
+
+// remount changes the read-only flag of the mount at mp, keeping the
+// flags a namespace cannot drop.
+func remount(mp string, ro bool) error {
+	var st unix.Statfs_t
+	flags := uintptr(0)
+	if unix.Statfs(mp, &st) == nil {
+		flags = uintptr(st.Flags) & (unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC | unix.MS_NOATIME | unix.MS_NODIRATIME | unix.MS_RELATIME)
+	}
+	if ro {
+		flags |= unix.MS_RDONLY
+	}
+	return unix.Mount("", mp, "", unix.MS_BIND|unix.MS_REMOUNT|flags, "")
+}
+
+// kernelMount reports a mount of the kernel's own filesystems, which stay
+// as they are: /proc, /sys, /dev and what is beneath them.
+func kernelMount(mp string) bool {
+	for _, k := range []string{"/proc", "/sys", "/dev"} {
+		if mp == k || strings.HasPrefix(mp, k+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// unescapeMount decodes mountinfo's octal escapes (\040 for a space).
+func unescapeMount(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // inOwnUserNamespace reports whether this process runs in a user

@@ -69,6 +69,14 @@ type Policy struct {
 	Proxy *os.File `json:"-"`
 	// ProxyFD is where the helper finds Proxy (set by Wrap).
 	ProxyFD int `json:"proxy_fd,omitempty"`
+	// Set by Wrap for the helper: OwnNetwork when the command has a
+	// network namespace of its own (the network off, namespaces there);
+	// NoLandlock when the kernel has none, so that the namespaces confine
+	// alone (read-only mounts but the writable directories); Parent is
+	// tai's pid, which the seccomp filter keeps signals from.
+	OwnNetwork bool `json:"own_network,omitempty"`
+	NoLandlock bool `json:"no_landlock,omitempty"`
+	Parent     int  `json:"parent,omitempty"`
 }
 
 // Protected is the one list of paths no sandboxed command may read, for

@@ -139,6 +139,17 @@ func TestSandbox_WithoutNamespaces(t *testing.T) {
 	testEscapes(t, true)
 }
 
+// Where the kernel has no Landlock but tai can make namespaces, those
+// confine alone: every mount read-only but the writable directories, the
+// protected paths masked, a network of its own, and the seccomp filter
+// keeping signals from tai. Every escape fails as with Landlock.
+func TestSandbox_WithoutLandlock(t *testing.T) {
+	withoutLandlock = true
+	defer func() { withoutLandlock = false }()
+	testEscapes(t, false)
+	testProxy(t)
+}
+
 func testEscapes(t *testing.T, fallback bool) {
 	w := newWorld(t)
 	r := strings.NewReplacer("KEYDIR", filepath.Dir(w.key), "KEY", w.key, "HOME", w.home, "OUTSIDE", w.outside, "TAI", strconv.Itoa(os.Getpid()))

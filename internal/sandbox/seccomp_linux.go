@@ -54,8 +54,11 @@ func (p *program) jump(code uint16, k uint32, jt, jf uint8) {
 	*p = append(*p, unix.SockFilter{Code: code, K: k, Jt: jt, Jf: jf})
 }
 
-// filter builds the program for network on or off.
-func filter(network bool) program {
+// filter builds the program for network on or off; parent, when not 0,
+// is tai's pid, which no signal reaches (kill, tgkill and tkill naming it
+// or its process group, pidfd_open of it, and kill(-1), which names
+// every process the command may signal).
+func filter(network bool, parent int) program {
 	var p program
 	p.stmt(ldAbs, offArch)
 	p.jump(jeq, auditArch, 1, 0)
@@ -73,6 +76,17 @@ func filter(network bool) program {
 	// libraries fall back to clone, whose flags are checked below.
 	p.jump(jeq, uint32(unix.SYS_CLONE3), 0, 1)
 	p.stmt(retK, errno(unix.ENOSYS))
+	if parent > 0 {
+		for _, nr := range []uintptr{unix.SYS_KILL, unix.SYS_TGKILL, unix.SYS_TKILL, unix.SYS_PIDFD_OPEN} {
+			p.jump(jeq, uint32(nr), 0, 5)
+			p.stmt(ldAbs, offArg0)
+			p.jump(jeq, uint32(parent), 2, 0)
+			p.jump(jeq, uint32(-parent), 1, 0)
+			p.jump(jeq, 0xffffffff, 0, 1) // -1
+			p.stmt(retK, errno(unix.EPERM))
+			p.stmt(ldAbs, offNr)
+		}
+	}
 	for _, nr := range []uintptr{unix.SYS_CLONE, unix.SYS_UNSHARE} {
 		p.jump(jeq, uint32(nr), 0, 3)
 		p.stmt(ldAbs, offArg0)
@@ -100,8 +114,8 @@ func filter(network bool) program {
 }
 
 // installFilter installs the filter on every thread of this process.
-func installFilter(network bool) error {
-	p := filter(network)
+func installFilter(network bool, parent int) error {
+	p := filter(network, parent)
 	prog := unix.SockFprog{Len: uint16(len(p)), Filter: &p[0]}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return err

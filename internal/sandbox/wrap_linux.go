@@ -14,8 +14,9 @@ import (
 )
 
 // withoutNamespaces makes Wrap confine as on a kernel without user
-// namespaces (tests of that fallback).
-var withoutNamespaces bool
+// namespaces, withoutLandlock as on one without Landlock (tests of those
+// fallbacks).
+var withoutNamespaces, withoutLandlock bool
 
 // able is set once the running binary has called Main, the sign that
 // re-running it with Arg starts the helper.
@@ -28,7 +29,8 @@ var able atomic.Bool
 // anything runs.
 func Wrap(cmd *exec.Cmd, p Policy) error {
 	st := Probe()
-	if !st.Landlock {
+	ns := st.Namespaces && !withoutNamespaces
+	if !st.Confines || !ns && withoutLandlock {
 		return fmt.Errorf("%w: %s", ErrUnavailable, st.Why)
 	}
 	if !able.Load() {
@@ -50,8 +52,10 @@ func Wrap(cmd *exec.Cmd, p Policy) error {
 	if !filepath.IsAbs(path) && cmd.Dir != "" {
 		path = filepath.Join(cmd.Dir, path)
 	}
-	ns := st.Namespaces && !withoutNamespaces
-	if ns && !p.Network && p.Proxy != nil {
+	p.NoLandlock = !st.Landlock || withoutLandlock
+	p.Parent = os.Getpid()
+	p.OwnNetwork = ns && !p.Network
+	if p.OwnNetwork && p.Proxy != nil {
 		cmd.ExtraFiles = append(cmd.ExtraFiles, p.Proxy)
 		p.ProxyFD = 2 + len(cmd.ExtraFiles)
 	}
@@ -66,7 +70,7 @@ func Wrap(cmd *exec.Cmd, p Policy) error {
 	}
 	if ns {
 		inOwnNamespaces(cmd.SysProcAttr)
-		if p.ProxyFD != 0 {
+		if p.OwnNetwork {
 			cmd.SysProcAttr.Cloneflags |= unix.CLONE_NEWNET
 		}
 		env := cmd.Env
@@ -117,12 +121,15 @@ func Probe() Status {
 			probed.Why = noLandlock
 		}
 		probed.Namespaces = namespacesWork()
-		probed.Confines = probed.Landlock
+		probed.Confines = probed.Landlock || probed.Namespaces
 		probed.What = fmt.Sprintf("Landlock ABI %d, seccomp", probed.ABI)
 		if probed.Namespaces {
 			probed.What = fmt.Sprintf("Landlock ABI %d, user, mount and network namespaces, seccomp", probed.ABI)
 		}
 		switch {
+		case !probed.Landlock && probed.Namespaces:
+			probed.What = "user, mount and network namespaces, seccomp (no Landlock: read-only mounts but the writable directories)"
+			probed.Why = noLandlock + "; files are confined by read-only mounts instead, and tai's own threads can still be signalled by id"
 		case probed.Landlock && probed.ABI < 4:
 			probed.Why = fmt.Sprintf("Landlock ABI %d confines files but not the network (ABI 4, Linux 6.7)", probed.ABI)
 		case probed.Landlock && !probed.Namespaces:
@@ -132,13 +139,14 @@ func Probe() Status {
 	return probed
 }
 
-// Unavailable says why the kernel cannot confine at all (no Landlock),
-// "" when it can: one system call, no child.
+// Unavailable says why the kernel cannot confine at all (no Landlock and
+// no namespaces), "" when it can: one system call where Landlock is
+// there, a child started once where it is not.
 func Unavailable() string {
-	if landlockABI() > 0 {
+	if landlockABI() > 0 || Probe().Namespaces {
 		return ""
 	}
-	return noLandlock
+	return noLandlock + ", and no user namespaces for tai"
 }
 
 const noLandlock = "the kernel has no Landlock (Linux 5.13 or later, with landlock in the lsm= list)"
