@@ -26,6 +26,7 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -286,14 +287,16 @@ func (p *Proxy) decide(hostport string) (bool, error) {
 
 func (p *Proxy) refuse(line string) {
 	p.mu.Lock()
-	p.refused = append(p.refused, line)
+	if !slices.Contains(p.refused, line) { // once however many connections
+		p.refused = append(p.refused, line)
+	}
 	p.mu.Unlock()
 }
 
 // addresses resolves host to the addresses it may be reached at: public
 // ones, or any when the host was approved by name for local addresses.
 func (p *Proxy) addresses(ctx context.Context, host string, local bool) ([]netip.Addr, error) {
-	const rule = "commands reach local and private addresses only for hosts you approve by name (tai permissions grant local-host HOST:PORT)"
+	rule := "commands reach local and private addresses only for hosts approved by name: `tai permissions grant local-host " + host + "`"
 	if kind := netaddr.NameKind(host); kind != "" && !local {
 		return nil, fmt.Errorf("%s is %s; %s", host, kind, rule)
 	}

@@ -146,7 +146,7 @@ func TestProxy_LocalAddressesNeedTheHostByName(t *testing.T) {
 	r := newRig(t, func(context.Context, string) (bool, error) { return false, nil }, nil)
 	for _, host := range []string{"allowed.test", "127.0.0.1", "localhost"} {
 		code, body := r.get(t, host, true, nil)
-		if code != 403 || !strings.Contains(body, "tai permissions grant local-host") {
+		if code != 403 || !strings.Contains(body, "tai permissions grant local-host "+host) {
 			t.Errorf("%s: %d %q", host, code, body)
 		}
 	}

@@ -6,10 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"tai/internal/sandbox"
 	"tai/internal/tools/proctest"
 )
 
 func TestMain(m *testing.M) {
+	if code, ok := sandbox.Main(os.Args[1:]); ok {
+		os.Exit(code)
+	}
 	if err := proctest.Subreap(); err != nil {
 		panic(err)
 	}
