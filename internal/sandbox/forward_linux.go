@@ -60,13 +60,15 @@ func ownLoopback(listen bool) (net.Listener, error) {
 }
 
 // ProxyEnv is the environment that leads a command's HTTP clients to the
-// proxy at addr ("127.0.0.1:port"): the variables curl, git, npm, pip,
-// Go, Python and Node (with NODE_USE_ENV_PROXY) read. Its own loopback
-// stays direct.
+// proxy at addr ("127.0.0.1:port"): the variables curl, wget, git, npm,
+// yarn, pnpm, pip, Go and Python read. Its own loopback stays direct.
+// (Node's own fetch follows them only with NODE_USE_ENV_PROXY=1, which
+// Node 22 answers with a warning on every start: it is not set, and such
+// a program's failure is named as the network.)
 func ProxyEnv(addr string) []string {
 	u := "http://" + addr
 	return []string{"HTTP_PROXY=" + u, "HTTPS_PROXY=" + u, "http_proxy=" + u, "https_proxy=" + u,
-		"NO_PROXY=localhost,127.0.0.1,::1", "no_proxy=localhost,127.0.0.1,::1", "NODE_USE_ENV_PROXY=1"}
+		"NO_PROXY=localhost,127.0.0.1,::1", "no_proxy=localhost,127.0.0.1,::1"}
 }
 
 // forward runs the command at path with argv as a child, carries each
