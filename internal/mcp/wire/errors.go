@@ -3,6 +3,7 @@ package wire
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"tai/internal/textsafe"
 )
@@ -78,7 +79,13 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	return fmt.Sprintf("mcp error %d: %s", e.Code, Printable(e.Message, 200))
+	// The TS SDK writes "MCP error -32602: …" into the message itself:
+	// said once.
+	msg := e.Message
+	if rest, ok := strings.CutPrefix(msg, fmt.Sprintf("MCP error %d: ", e.Code)); ok {
+		msg = rest
+	}
+	return fmt.Sprintf("mcp error %d: %s", e.Code, Printable(msg, 200))
 }
 
 // HTTPError is a non-2xx answer on the HTTP leg (McpHttpError). It is an

@@ -294,3 +294,17 @@ func TestCallToolResult_Text(t *testing.T) {
 		t.Fatalf("text %q isError %v", r.Text(), r.IsError)
 	}
 }
+
+// A server that writes its code into the message (the TS SDK does) is
+// shown with the code once.
+func TestError_CodeSaidOnce(t *testing.T) {
+	for msg, want := range map[string]string{
+		"MCP error -32602: Resource x not found": "mcp error -32602: Resource x not found",
+		"Resource x not found":                   "mcp error -32602: Resource x not found",
+		"MCP error -32601: other code":           "mcp error -32602: MCP error -32601: other code",
+	} {
+		if got := (&Error{Code: -32602, Message: msg}).Error(); got != want {
+			t.Errorf("%q: %q, want %q", msg, got, want)
+		}
+	}
+}
