@@ -117,6 +117,14 @@ func (b *Bridge) callOnce(ctx context.Context, server, tool string, args json.Ra
 // (starting), a changed tool of a server under the notify pin policy
 // passes: starting the server accepts the change, and the check after it
 // sees the result.
+// Callable says why a call of server's tool would be refused before it
+// starts (no such server, not enabled, withheld or filtered), nil when
+// it would go ahead: a command checks it before it asks the person
+// anything.
+func (b *Bridge) Callable(ctx context.Context, server, tool string) error {
+	return b.check(ctx, server, tool, true)
+}
+
 func (b *Bridge) check(ctx context.Context, server, tool string, starting bool) error {
 	v, err := b.current(ctx)
 	if err != nil {

@@ -309,6 +309,12 @@ func (b *Bridge) BridgedTool(ctx context.Context, server, tool string) *tools.To
 		if bt := v.byTool[[2]string{server, tool}]; bt != nil && bt.filtered != "" && bt.enabled {
 			return b.refusedTool(bt, "withheld by a filter")
 		}
+		if _, ok := v.servers[server]; !ok || !v.enabled[server] {
+			// Refused without asking anyone: nobody approves a call to a
+			// server that is not there, or not enabled.
+			return b.refusedTool(&bound{cached: vault.MCPTool{Server: server, Tool: tool},
+				tool: &tools.Tool{Name: newNamer(b.Native).name(server, tool)}}, "not an enabled server")
+		}
 	}
 	if t := b.lookupRemote(ctx, server, tool); t != nil {
 		return t
