@@ -309,24 +309,14 @@ func (p *Proxy) addresses(ctx context.Context, host string, local bool) ([]netip
 	if local {
 		return ips, nil
 	}
-	var out []netip.Addr
-	var refused error
-	for _, ip := range ips {
-		if kind := netaddr.Kind(ip); kind != "" {
-			if refused == nil {
-				refused = fmt.Errorf("%s resolved to %s, %s; %s", host, ip, kind, rule)
-			}
-			continue
-		}
-		out = append(out, ip)
+	out, bad, kind := netaddr.Public(ips)
+	switch {
+	case len(out) > 0:
+		return out, nil
+	case bad.IsValid():
+		return nil, fmt.Errorf("%s resolved to %s, %s; %s", host, bad, kind, rule)
 	}
-	if len(out) == 0 {
-		if refused == nil {
-			refused = fmt.Errorf("%s has no address", host)
-		}
-		return nil, refused
-	}
-	return out, nil
+	return nil, fmt.Errorf("%s has no address", host)
 }
 
 // withPort adds port to hostport when it has none.

@@ -111,3 +111,19 @@ func NameKind(host string) string {
 	}
 	return ""
 }
+
+// Public splits ips into the public ones, in their order, and the first
+// that is not, with its Kind (an invalid address when all are public):
+// what a request reaches for a host nobody approved by name.
+func Public(ips []netip.Addr) (public []netip.Addr, refused netip.Addr, kind string) {
+	for _, ip := range ips {
+		if k := Kind(ip); k != "" {
+			if !refused.IsValid() {
+				refused, kind = ip, k
+			}
+			continue
+		}
+		public = append(public, ip)
+	}
+	return public, refused, kind
+}

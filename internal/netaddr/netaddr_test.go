@@ -64,3 +64,14 @@ func TestNameKind(t *testing.T) {
 		}
 	}
 }
+
+func TestPublic(t *testing.T) {
+	ips := []netip.Addr{netip.MustParseAddr("127.0.0.1"), netip.MustParseAddr("93.184.216.34"), netip.MustParseAddr("10.0.0.1"), netip.MustParseAddr("2606:4700::1111")}
+	public, bad, kind := Public(ips)
+	if len(public) != 2 || public[0] != ips[1] || public[1] != ips[3] || bad != ips[0] || kind != Kind(ips[0]) || kind == "" {
+		t.Errorf("Public = %v, %v, %q", public, bad, kind)
+	}
+	if public, bad, _ := Public(ips[1:2]); len(public) != 1 || bad.IsValid() {
+		t.Errorf("all public: %v, %v", public, bad)
+	}
+}

@@ -198,22 +198,9 @@ func (e *egress) resolve(ctx context.Context, host string, all bool) ([]netip.Ad
 	if allowed {
 		return ips, nil
 	}
-	var out []netip.Addr
-	var refused error
-	for _, ip := range ips {
-		if kind := netaddr.Kind(ip); kind != "" {
-			if refused == nil {
-				refused = &RefusedError{Host: host, Addr: ip, Kind: kind}
-			}
-			if all {
-				return nil, refused
-			}
-			continue
-		}
-		out = append(out, ip)
-	}
-	if len(out) == 0 {
-		return nil, refused
+	out, bad, kind := netaddr.Public(ips)
+	if bad.IsValid() && (all || len(out) == 0) {
+		return nil, &RefusedError{Host: host, Addr: bad, Kind: kind}
 	}
 	return out, nil
 }
