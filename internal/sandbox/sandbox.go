@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -193,4 +194,45 @@ func realPaths(paths []string) []string {
 		}
 	}
 	return out
+}
+
+// prepare checks that cmd has not started, makes the XDG cache when it is
+// missing (go build's, pip's, uv's: inside, its parent, the home
+// directory, is not writable), and returns the command's path as the
+// wrapper must name it.
+func prepare(cmd *exec.Cmd, p Policy) (string, error) {
+	if cmd.Process != nil || cmd.Err != nil {
+		return "", fmt.Errorf("sandbox: the command is started or broken")
+	}
+	for _, w := range p.Write {
+		if filepath.Base(w) == ".cache" {
+			if _, err := os.Stat(w); os.IsNotExist(err) {
+				_ = os.MkdirAll(w, 0o700)
+			}
+		}
+	}
+	path := cmd.Path
+	if !filepath.IsAbs(path) && cmd.Dir != "" {
+		path = filepath.Join(cmd.Dir, path)
+	}
+	return path, nil
+}
+
+// Status is what the system offers the sandbox.
+type Status struct {
+	// Confines is set when tai can confine commands here at all; What
+	// names how ("Landlock ABI 7, user, mount and network namespaces,
+	// seccomp").
+	Confines bool
+	What     string
+	// Landlock is set when the kernel confines files (ABI ≥ 1); ABI is
+	// its version (4 and above confine TCP, 6 and above signals and
+	// abstract sockets).
+	Landlock bool
+	ABI      int
+	// Namespaces is set when tai can make a user and mount namespace, in
+	// which .git/hooks and .git/config of the workspace stay read-only.
+	Namespaces bool
+	// Why says what is missing, "" when nothing is.
+	Why string
 }

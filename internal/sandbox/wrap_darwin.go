@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sync"
 )
 
@@ -26,19 +25,9 @@ func Wrap(cmd *exec.Cmd, p Policy) error {
 	if st := Probe(); !st.Confines {
 		return fmt.Errorf("%w: %s", ErrUnavailable, st.Why)
 	}
-	if cmd.Process != nil || cmd.Err != nil {
-		return fmt.Errorf("sandbox: the command is started or broken")
-	}
-	for _, w := range p.Write {
-		if filepath.Base(w) == ".cache" {
-			if _, err := os.Stat(w); os.IsNotExist(err) {
-				_ = os.MkdirAll(w, 0o700)
-			}
-		}
-	}
-	path := cmd.Path
-	if !filepath.IsAbs(path) && cmd.Dir != "" {
-		path = filepath.Join(cmd.Dir, path)
+	path, err := prepare(cmd, p)
+	if err != nil {
+		return err
 	}
 	profile, params := seatbelt(p)
 	args := []string{"sandbox-exec"}
@@ -49,16 +38,6 @@ func Wrap(cmd *exec.Cmd, p Policy) error {
 	cmd.Args = append(args, cmd.Args[1:]...)
 	cmd.Path = sandboxExec
 	return nil
-}
-
-// Status is what the system offers the sandbox.
-type Status struct {
-	Confines   bool
-	What       string
-	Landlock   bool
-	ABI        int
-	Namespaces bool
-	Why        string
 }
 
 var (

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -36,21 +35,9 @@ func Wrap(cmd *exec.Cmd, p Policy) error {
 	if !able.Load() {
 		return fmt.Errorf("%w: this binary cannot run the sandbox helper", ErrUnavailable)
 	}
-	if cmd.Process != nil || cmd.Err != nil {
-		return fmt.Errorf("sandbox: the command is started or broken")
-	}
-	for _, w := range p.Write {
-		// The XDG cache (go build's, pip's, uv's) is made when missing:
-		// inside, its parent, the home directory, is not writable.
-		if filepath.Base(w) == ".cache" {
-			if _, err := os.Stat(w); os.IsNotExist(err) {
-				_ = os.MkdirAll(w, 0o700)
-			}
-		}
-	}
-	path := cmd.Path
-	if !filepath.IsAbs(path) && cmd.Dir != "" {
-		path = filepath.Join(cmd.Dir, path)
+	path, err := prepare(cmd, p)
+	if err != nil {
+		return err
 	}
 	p.NoLandlock = !st.Landlock || withoutLandlock
 	p.Parent = os.Getpid()
@@ -86,24 +73,6 @@ func Wrap(cmd *exec.Cmd, p Policy) error {
 // that leads to tai's egress proxy (Policy.Proxy): it needs the
 // namespaces.
 func CanProxy() bool { return Probe().Namespaces && !withoutNamespaces }
-
-// Status is what the kernel offers the sandbox.
-type Status struct {
-	// Confines is set when tai can confine commands here at all; What
-	// names how ("Landlock ABI 7, user and mount namespaces, seccomp").
-	Confines bool
-	What     string
-	// Landlock is set when the kernel confines files (ABI ≥ 1); ABI is
-	// its version (4 and above confine TCP, 6 and above signals and
-	// abstract sockets).
-	Landlock bool
-	ABI      int
-	// Namespaces is set when tai can make a user and mount namespace, in
-	// which .git/hooks and .git/config of the workspace stay read-only.
-	Namespaces bool
-	// Why says what is missing, "" when nothing is.
-	Why string
-}
 
 var (
 	probeOnce sync.Once

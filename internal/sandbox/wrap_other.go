@@ -19,16 +19,6 @@ func Wrap(cmd *exec.Cmd, p Policy) error {
 	return fmt.Errorf("%w on %s yet", ErrUnavailable, runtime.GOOS)
 }
 
-// Status is what the kernel offers the sandbox.
-type Status struct {
-	Confines   bool
-	What       string
-	Landlock   bool
-	ABI        int
-	Namespaces bool
-	Why        string
-}
-
 // Probe says what is missing.
 func Probe() Status {
 	return Status{Why: "tai confines commands on Linux and macOS only (Windows restricted tokens are not done)"}
