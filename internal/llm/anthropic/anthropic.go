@@ -5,7 +5,6 @@ package anthropic
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"tai/internal/llm"
@@ -33,14 +32,11 @@ var _ llm.Client = (*Client)(nil)
 // New returns a client for cfg, which it resolves first (see
 // [llm.Config.Resolve]).
 func New(cfg llm.Config) (*Client, error) {
-	cfg, err := cfg.Resolve()
+	t, err := provider.For(cfg, llm.ProtocolAnthropic)
 	if err != nil {
 		return nil, err
 	}
-	if p, _ := llm.PresetFor(cfg.Provider); p.Protocol != llm.ProtocolAnthropic {
-		return nil, fmt.Errorf("anthropic: provider %s speaks %s", cfg.Provider, p.Protocol)
-	}
-	return &Client{t: provider.Transport{Config: cfg}}, nil
+	return &Client{t: t}, nil
 }
 
 // Complete implements [llm.Client].
@@ -56,22 +52,7 @@ func (c *Client) Complete(ctx context.Context, req llm.Request) (llm.Response, e
 	if key := c.t.Config.APIKey; key != "" {
 		header["X-Api-Key"] = []string{key}
 	}
-	var b *provider.Builder
-	var resp llm.Response
-	err = c.t.Do(ctx, req.OnEvent, func(ctx context.Context) (bool, error) {
-		b = provider.NewBuilder(req.OnEvent)
-		r, err := c.t.Post(ctx, c.url(), header, body)
-		if err != nil {
-			return false, err
-		}
-		defer r.Body.Close()
-		resp, err = c.read(r, b)
-		return b.Committed(), err
-	})
-	if err != nil {
-		return b.Partial(), err
-	}
-	return resp, nil
+	return c.t.Stream(ctx, req.OnEvent, c.url(), header, body, c.read)
 }
 
 // url accepts a base URL with or without the trailing /v1.

@@ -6,7 +6,6 @@ package openai
 
 import (
 	"context"
-	"fmt"
 
 	"tai/internal/llm"
 	"tai/internal/llm/internal/provider"
@@ -30,15 +29,12 @@ var _ llm.Client = (*Client)(nil)
 // New returns a client for cfg, which it resolves first (see
 // [llm.Config.Resolve]).
 func New(cfg llm.Config) (*Client, error) {
-	cfg, err := cfg.Resolve()
+	t, err := provider.For(cfg, llm.ProtocolOpenAI)
 	if err != nil {
 		return nil, err
 	}
-	if p, _ := llm.PresetFor(cfg.Provider); p.Protocol != llm.ProtocolOpenAI {
-		return nil, fmt.Errorf("openai: provider %s speaks %s", cfg.Provider, p.Protocol)
-	}
-	c := &Client{t: provider.Transport{Config: cfg}, maxTokensField: "max_tokens"}
-	if cfg.Provider == "openai" {
+	c := &Client{t: t, maxTokensField: "max_tokens"}
+	if t.Config.Provider == "openai" {
 		c.maxTokensField = "max_completion_tokens"
 	}
 	return c, nil
@@ -54,21 +50,5 @@ func (c *Client) Complete(ctx context.Context, req llm.Request) (llm.Response, e
 	if key := c.t.Config.APIKey; key != "" {
 		header["Authorization"] = []string{"Bearer " + key}
 	}
-	url := c.t.Config.BaseURL + "/chat/completions"
-	var b *provider.Builder
-	var resp llm.Response
-	err = c.t.Do(ctx, req.OnEvent, func(ctx context.Context) (bool, error) {
-		b = provider.NewBuilder(req.OnEvent)
-		r, err := c.t.Post(ctx, url, header, body)
-		if err != nil {
-			return false, err
-		}
-		defer r.Body.Close()
-		resp, err = c.read(r, b)
-		return b.Committed(), err
-	})
-	if err != nil {
-		return b.Partial(), err
-	}
-	return resp, nil
+	return c.t.Stream(ctx, req.OnEvent, c.t.Config.BaseURL+"/chat/completions", header, body, c.read)
 }

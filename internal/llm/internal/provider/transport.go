@@ -181,3 +181,40 @@ func (t *Transport) ReadError(err error) error {
 func (t *Transport) Undecodable(data []byte, err error) error {
 	return t.fail(llm.KindBadResponse, 0, fmt.Sprintf("undecodable stream event %q: %s", t.clean(string(data[:min(len(data), 60)])), cleanErr(err)), err)
 }
+
+// For is the transport of a client of protocol: cfg resolved (see
+// [llm.Config.Resolve]) and its provider checked to speak protocol.
+func For(cfg llm.Config, protocol string) (Transport, error) {
+	cfg, err := cfg.Resolve()
+	if err != nil {
+		return Transport{}, err
+	}
+	if p, _ := llm.PresetFor(cfg.Provider); p.Protocol != protocol {
+		return Transport{}, fmt.Errorf("%s: provider %s speaks %s", protocol, cfg.Provider, p.Protocol)
+	}
+	return Transport{Config: cfg}, nil
+}
+
+// Stream posts body to url with header, as many times as Do retries it,
+// and reads each answer with read into a new Builder that reports to
+// onEvent: the one request loop of every protocol. On failure it returns
+// what the last attempt had assembled, and the error.
+func (t *Transport) Stream(ctx context.Context, onEvent func(llm.Event), url string, header http.Header, body []byte,
+	read func(*http.Response, *Builder) (llm.Response, error)) (llm.Response, error) {
+	var b *Builder
+	var resp llm.Response
+	err := t.Do(ctx, onEvent, func(ctx context.Context) (bool, error) {
+		b = NewBuilder(onEvent)
+		r, err := t.Post(ctx, url, header, body)
+		if err != nil {
+			return false, err
+		}
+		defer r.Body.Close()
+		resp, err = read(r, b)
+		return b.Committed(), err
+	})
+	if err != nil {
+		return b.Partial(), err
+	}
+	return resp, nil
+}
