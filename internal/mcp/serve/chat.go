@@ -26,7 +26,7 @@ const defaultConversation = "default"
 // Chat is the served chat tool: one agent turn on a conversation of the
 // MCP session, its history kept in the session's memory.
 func Chat() *Tool {
-	return &Tool{
+	t := &Tool{
 		Name:        ChatName,
 		Description: strings.TrimSpace(chatDescription),
 		InputSchema: json.RawMessage(`{"type":"object","properties":{` +
@@ -35,9 +35,11 @@ func Chat() *Tool {
 			`"profile":{"type":"string","minLength":1,"maxLength":128,"description":"tai profile of a new conversation (default: the server's)"},` +
 			`"max_steps":{"type":"integer","minimum":1,"maximum":200,"description":"cap on model calls this turn"}},` +
 			`"required":["message"],"additionalProperties":false}`),
-		Run:         audited(ChatName, runChat),
 		TaskSupport: TaskOptional,
+		selfChecked: true,
 	}
+	t.Run = throughDoor(t.Name, t.InputSchema, runChat)
+	return t
 }
 
 type chatArgs struct {

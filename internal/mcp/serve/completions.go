@@ -20,7 +20,7 @@ var completionsDescription string
 // Completions is the served completions tool: one stateless completion
 // with the default profile's model, no tools.
 func Completions() *Tool {
-	return &Tool{
+	t := &Tool{
 		Name:        CompletionsName,
 		Description: strings.TrimSpace(completionsDescription),
 		InputSchema: json.RawMessage(`{"type":"object","properties":{` +
@@ -29,9 +29,11 @@ func Completions() *Tool {
 			`"content":{"type":"string"}},` +
 			`"required":["role","content"],"additionalProperties":false}}},` +
 			`"required":["messages"],"additionalProperties":false}`),
-		Run:         audited(CompletionsName, runCompletions),
 		TaskSupport: TaskOptional,
+		selfChecked: true,
 	}
+	t.Run = throughDoor(t.Name, t.InputSchema, runCompletions)
+	return t
 }
 
 func runCompletions(ctx context.Context, c Call) (*wire.CallToolResult, error) {
