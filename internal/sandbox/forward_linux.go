@@ -90,7 +90,10 @@ func forward(ln net.Listener, fd int, path string, argv []string) int {
 		}
 		env = append(env[:len(env):len(env)], ProxyEnv(ln.Addr().String())...)
 	}
-	cmd := &exec.Cmd{Path: path, Args: argv, Env: env, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	cmd := &exec.Cmd{Path: path, Args: argv, Env: env, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		// Started from the thread Main locked: the command ends with the
+		// helper, however the helper ends.
+		SysProcAttr: &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}}
 	// A terminal's Ctrl-C and Ctrl-\ reach the command itself (it is in
 	// the same process group); what is sent to this process alone is
 	// passed on.
