@@ -12,14 +12,13 @@ import (
 	"testing"
 )
 
-// The administrator's policy applies before the person's settings and
-// flags: a forbidden mode is one line and exit 2, a server off its
-// allowlist is neither registered nor started, a refused host is refused
-// in every mode, and tai doctor shows it.
-func TestPolicy_AppliesBeforeThePerson(t *testing.T) {
+// policyRunner runs tai in-process on a new home with the administrator's
+// policy read from pol (which the test writes), and returns the exit
+// code and what it printed.
+func policyRunner(t *testing.T) (pol string, run func(stdin string, args ...string) (int, string)) {
 	home := t.TempDir()
-	pol := filepath.Join(t.TempDir(), "policy.toml")
-	run := func(stdin string, args ...string) (int, string) {
+	pol = filepath.Join(t.TempDir(), "policy.toml")
+	return pol, func(stdin string, args ...string) (int, string) {
 		t.Helper()
 		var stdout, stderr bytes.Buffer
 		a := NewApp(strings.NewReader(stdin), &stdout, &stderr, func(k string) string { return map[string]string{"TAI_HOME": home, "PASSME": "passed"}[k] })
@@ -27,6 +26,14 @@ func TestPolicy_AppliesBeforeThePerson(t *testing.T) {
 		code := Run(context.Background(), a, args)
 		return code, stdout.String() + stderr.String()
 	}
+}
+
+// The administrator's policy applies before the person's settings and
+// flags: a forbidden mode is one line and exit 2, a server off its
+// allowlist is neither registered nor started, a refused host is refused
+// in every mode, and tai doctor shows it.
+func TestPolicy_AppliesBeforeThePerson(t *testing.T) {
+	pol, run := policyRunner(t)
 	// Registered before the policy: it runs until the policy names others.
 	if code, out := run(stdioConfig(), "mcp", "add", "-", "--yes", "--enable"); code != 0 {
 		t.Fatalf("mcp add: exit %d: %s", code, out)
@@ -72,16 +79,7 @@ url = "https://mcp.example.com/"
 // withheld, and so is the named one once its digest differs; a person's
 // --enable does not override the policy.
 func TestPolicy_PinsToolsByDigest(t *testing.T) {
-	home := t.TempDir()
-	pol := filepath.Join(t.TempDir(), "policy.toml")
-	run := func(stdin string, args ...string) (int, string) {
-		t.Helper()
-		var stdout, stderr bytes.Buffer
-		a := NewApp(strings.NewReader(stdin), &stdout, &stderr, func(k string) string { return map[string]string{"TAI_HOME": home, "PASSME": "passed"}[k] })
-		a.policyPath = pol
-		code := Run(context.Background(), a, args)
-		return code, stdout.String() + stderr.String()
-	}
+	pol, run := policyRunner(t)
 	if code, out := run(stdioConfig(), "mcp", "add", "-", "--yes", "--enable"); code != 0 {
 		t.Fatalf("mcp add: exit %d: %s", code, out)
 	}
