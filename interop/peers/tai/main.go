@@ -13,21 +13,20 @@ import (
 	"tai/interop/internal/peer"
 )
 
-var echo = &tools.Tool{
+var echo = tools.Raw(tools.Tool{
 	Name:        "echo",
 	Description: "Returns its text.",
 	Schema:      json.RawMessage(peer.EchoSchema),
 	Safe:        tools.AlwaysSafe,
-	Run: func(ctx context.Context, call tools.Call) (tools.Result, error) {
-		in, err := tools.DecodeArgs[struct {
-			Text string `json:"text"`
-		}](call.Args)
-		if err != nil {
-			return tools.Errorf("echo: %v", err), nil
-		}
-		return tools.Text(in.Text), nil
-	},
-}
+}, func(ctx context.Context, call tools.Call) (tools.Result, error) {
+	in, err := tools.DecodeArgs[struct {
+		Text string `json:"text"`
+	}](call.Args)
+	if err != nil {
+		return tools.Errorf("echo: %v", err), nil
+	}
+	return tools.Text(in.Text), nil
+})
 
 func main() {
 	ln := peer.Listen()
