@@ -16,6 +16,8 @@ import (
 	"sync"
 	"time"
 
+	"tai/internal/mcp/client"
+	"tai/internal/mcp/config"
 	"tai/internal/mcp/oauth"
 	"tai/internal/mcp/wire"
 	"tai/internal/tools"
@@ -84,6 +86,10 @@ type Bridge struct {
 	// served (the oauth_client_metadata_url setting): the client_id at
 	// authorization servers that take one. Empty skips that method.
 	ClientMetadataURL string
+	// Transport, when set, reaches a server instead of its entry's own
+	// command or URL when it returns one (tests: client.NewInMemory, no
+	// subprocess); nil, or a nil answer, reaches the entry as it says.
+	Transport func(e config.Entry) client.Transport
 	// HTTPClient dials HTTP servers and authorization servers; nil means a
 	// client of the bridge's own. OAuth bearer tokens are added on top.
 	HTTPClient *http.Client
@@ -214,7 +220,7 @@ func (b *Bridge) ForProfile(profile string) *Bridge {
 	return &Bridge{Store: b.Store, Profile: profile, Confirm: b.Confirm, Subagents: b.Subagents, LookupEnv: b.LookupEnv,
 		Dir: b.Dir, Home: b.Home, Notice: b.Notice, LogNotice: b.LogNotice, OnTaskDone: b.OnTaskDone, TaskBackground: b.TaskBackground,
 		Browser: b.Browser, Paste: b.Paste, AllowServer: b.AllowServer, PolicyTools: b.PolicyTools, Sandbox: b.Sandbox,
-		ClientMetadataURL: b.ClientMetadataURL, HTTPClient: b.HTTPClient,
+		ClientMetadataURL: b.ClientMetadataURL, Transport: b.Transport, HTTPClient: b.HTTPClient,
 		Idle: b.Idle, ConnectTimeout: b.ConnectTimeout, CallTimeout: b.CallTimeout, InstallTimeout: b.InstallTimeout,
 		Progress: b.Progress, ProgressTerminal: b.ProgressTerminal, progressEvery: b.progressEvery, Native: b.Native, Roots: b.Roots,
 		Elicit: b.Elicit, Sample: b.Sample, OnEvent: b.OnEvent, AnyServer: b.AnyServer}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"tai/internal/mcp/client"
 	"tai/internal/mcp/config"
 	"tai/internal/mcp/mcptest"
 	"tai/internal/mcp/wire"
@@ -389,4 +390,33 @@ func TestServerOperations_AuditedByTheOwner(t *testing.T) {
 func mustJSON(v any) []byte {
 	b, _ := json.Marshal(v)
 	return b
+}
+
+// A bridge reaches a server through Transport when a test sets it: the
+// scripted server runs in this process over client.NewInMemory, no
+// subprocess, and registration, pins and calls go as over stdio. The
+// entry's command does not exist: anything that tried to start it fails.
+func TestTransport_InMemoryServer(t *testing.T) {
+	f := newFixture(t)
+	started := 0
+	f.b.Transport = func(e config.Entry) client.Transport {
+		started++
+		tr, end := client.NewInMemory("in-memory " + e.Name)
+		s := &mcptest.Server{Tools: []map[string]any{{"name": "echo", "description": "the echo tool"}},
+			Send: func(m *wire.Message) { end.Send(m) }, Raw: func(line string) { end.SendRaw(line) }, Stderr: end.Stderr}
+		end.Serve(s.Handle)
+		t.Cleanup(end.Close)
+		return tr
+	}
+	e := config.Entry{Name: "mem", Transport: config.Stdio, Command: "/nonexistent/tai-test-server", Source: config.SourceExplicit}
+	if a := f.add(t, e, true); len(a.Tools) != 1 || !a.Enabled {
+		t.Fatalf("added = %+v", a)
+	}
+	out, err := f.invoke(context.Background(), "mem", "echo", `{"message":"hi"}`)
+	if err != nil || out.Status != vault.OutcomeOK || out.Text != "hi" {
+		t.Fatalf("call = %+v, %v", out, err)
+	}
+	if started < 2 {
+		t.Errorf("the in-memory transport was used %d times, want registration and the call", started)
+	}
 }

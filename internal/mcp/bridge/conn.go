@@ -332,6 +332,11 @@ func (b *Bridge) expand(ctx context.Context, e config.Entry) (config.Expanded, e
 // Authorization header. Errors name it as its consent screen did, with
 // substituted values as [env:NAME] or [secret:NAME].
 func (b *Bridge) transport(x config.Expanded) client.Transport {
+	if b.Transport != nil {
+		if t := b.Transport(x.Entry); t != nil {
+			return t
+		}
+	}
 	e, hide := x.Entry, newHider(x)
 	if e.Transport == config.Stdio {
 		return client.Stdio{Command: e.Command, Args: e.Args, Env: e.Env, Dir: e.Cwd, Label: hide.all(argv(e)), Confine: b.confineServer(e.Name, e)}
