@@ -94,10 +94,7 @@ func (b *Bridge) confineServer(server string, e config.Entry) func(*exec.Cmd) (f
 	p := sandbox.Workspace(sandbox.WorkspaceWrite, dirs, sb.Home, sb.TaiHome, os.TempDir())
 	p.Network = mode != "strict"
 	p.Protected = sandbox.ServerProtected(sb.Home, sb.TaiHome)
-	for _, w := range strings.Split(extra, "\n") {
-		if w = strings.TrimSpace(w); w == "" {
-			continue
-		}
+	for _, w := range splitLines(extra) {
 		if rest, ok := strings.CutPrefix(w, "~/"); ok && sb.Home != "" {
 			w = filepath.Join(sb.Home, rest)
 		}
