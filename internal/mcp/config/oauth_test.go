@@ -30,21 +30,7 @@ func TestOAuth_PastedClient(t *testing.T) {
 		{"not an object", `{"mcpServers":{"s":{"url":"https://x.example/mcp","oauth":"abc"}}}`, nil, "oauth"},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := Normalize(tc.in, Options{})
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) || strings.Contains(err.Error(), "\x1b") {
-					t.Fatalf("err = %v", err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tc.want, got[0].OAuth); diff != "" {
-				t.Fatalf("(-want +got):\n%s", diff)
-			}
-		})
+		pasted(t, tc.name, tc.in, tc.err, func(e Entry) string { return cmp.Diff(tc.want, e.OAuth) })
 	}
 }
 
@@ -84,20 +70,27 @@ func TestSandbox_Pasted(t *testing.T) {
 		{"hosts not a list", `{"mcpServers":{"s":{"command":"srv","sandbox":{"hosts":"a.example"}}}}`, nil, "sandbox.hosts"},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := Normalize(tc.in, Options{})
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) || strings.Contains(err.Error(), "\x1b") {
-					t.Fatalf("err = %v", err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tc.want, got[0].Sandbox); diff != "" {
-				t.Fatalf("(-want +got):\n%s", diff)
-			}
-		})
+		pasted(t, tc.name, tc.in, tc.err, func(e Entry) string { return cmp.Diff(tc.want, e.Sandbox) })
 	}
+}
+
+// pasted normalizes in as the subtest name: it must fail with a line
+// holding wantErr (and no escape sequence), or else succeed with diff of
+// its first entry empty.
+func pasted(t *testing.T, name, in, wantErr string, diff func(Entry) string) {
+	t.Run(name, func(t *testing.T) {
+		got, err := Normalize(in, Options{})
+		if wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), wantErr) || strings.Contains(err.Error(), "\x1b") {
+				t.Fatalf("err = %v", err)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := diff(got[0]); d != "" {
+			t.Fatalf("(-want +got):\n%s", d)
+		}
+	})
 }
