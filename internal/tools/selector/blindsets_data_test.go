@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"testing"
 
 	"tai/internal/catalog"
@@ -238,4 +239,45 @@ func TestBlindData_Coverage(t *testing.T) {
 			}
 		}
 	})
+}
+
+// wholeSets are blind sets written over the whole captured catalogue (every
+// folder of serverFolders) with no servers of their own: they measure
+// wording, not new servers (testdata/blind7/README.md).
+var wholeSets = []string{"blind7"}
+
+func TestBlindData_WholeCatalogueSets(t *testing.T) {
+	native := map[string]bool{}
+	for _, tool := range catalog.Native() {
+		native[tool.Name] = true
+	}
+	for _, set := range wholeSets {
+		t.Run(set, func(t *testing.T) {
+			count, _ := setCatalogue(t, serverFolders[len(serverFolders)-1], serverFolders[:len(serverFolders)-1])
+			qs := readSetQueries(t, set)
+			if len(qs) < 200 {
+				t.Errorf("%s/queries.json has %d queries, want at least 200", set, len(qs))
+			}
+			checkLabels(t, qs, count)
+			onNative, steps := 0, 0
+			for _, q := range qs {
+				if slices.ContainsFunc(q.Tools, func(n string) bool { return native[n] }) {
+					onNative++
+				}
+				if len(q.Steps) == 0 {
+					continue
+				}
+				steps++
+				if !slices.Equal(q.Steps[0], q.Tools) {
+					t.Errorf("%q: its tools %v are not its first step's %v", q.Query, q.Tools, q.Steps[0])
+				}
+				for _, step := range q.Steps {
+					checkLabels(t, []query{{Query: q.Query, Tools: step}}, count)
+				}
+			}
+			if onNative < 55 || steps < 25 {
+				t.Errorf("%s: %d queries need a native tool and %d have steps; want at least 55 and 25", set, onNative, steps)
+			}
+		})
+	}
 }

@@ -164,6 +164,9 @@ func syntheticCatalogue(tb testing.TB, n int) []*tools.Tool {
 type query struct {
 	Query string   `json:"query"`
 	Tools []string `json:"tools"`
+	// Steps, for a request of several steps, lists each step's tools in
+	// order; Tools is then the first step's.
+	Steps [][]string `json:"steps,omitempty"`
 }
 
 // heldOut reports whether q belongs to the held-out split: a quarter of the
