@@ -26,13 +26,17 @@ type captured struct {
 	} `json:"tools"`
 }
 
-// readCaptured reads the servers captured in a folder of testdata, in
-// file name order. Each file must be named after its server.
+// readCaptured reads the servers captured in a folder of testdata (or
+// at an absolute path), in file name order. Each file must be named after
+// its server.
 func readCaptured(tb testing.TB, dir string) []captured {
 	tb.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", dir, "*.json"))
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join("testdata", dir)
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil || len(files) == 0 {
-		tb.Fatalf("no captured servers in testdata/%s (%v)", dir, err)
+		tb.Fatalf("no captured servers in %s (%v)", dir, err)
 	}
 	var out []captured
 	for _, f := range files {
@@ -185,7 +189,10 @@ func loadQueries(tb testing.TB, cat []*tools.Tool) []query {
 
 func loadQueriesFrom(tb testing.TB, cat []*tools.Tool, file string) []query {
 	tb.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", file))
+	if !filepath.IsAbs(file) {
+		file = filepath.Join("testdata", file)
+	}
+	b, err := os.ReadFile(file)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"tai/internal/tools"
 )
@@ -80,6 +81,16 @@ type Index struct {
 	members map[string][]int32
 	// serverWords are the words of the servers' names, sorted, once each.
 	serverWords []string
+	// What meaning (meaning.go) is computed from when a request is first
+	// ranked: each term's name and the first word of the catalogue that
+	// became it (its surface, "" for the native tools' terms), and NewIndex's
+	// counts of each field's terms (flat, from: see NewIndex).
+	termNames []string
+	surface   []string
+	flat      []termCount
+	from      []int32
+	meaning   sync.Once
+	space     *meaningSpace
 }
 
 // NewIndex indexes ts in the order given; ties in ranking keep that order.
@@ -189,6 +200,7 @@ func NewIndex(ts []*tools.Tool) *Index {
 		}
 	}
 	ix.weigh(flat, from, dl, users, lens, have, lx.terms)
+	ix.termNames, ix.surface, ix.flat, ix.from = lx.terms, lx.surface, flat, from
 	ix.nameServers()
 	return ix
 }
@@ -198,10 +210,11 @@ type termCount struct{ term, n int32 }
 
 // lexicon numbers the terms of a catalogue as NewIndex meets them.
 type lexicon struct {
-	ids   map[string]int32 // term → id
-	terms []string         // id → term
-	df    []int32          // tools using each term, compound parts not counted
-	last  []int32          // 1 + the last tool counted in df
+	ids     map[string]int32 // term → id
+	terms   []string         // id → term
+	surface []string         // id → the first word that became it, if any
+	df      []int32          // tools using each term, compound parts not counted
+	last    []int32          // 1 + the last tool counted in df
 	// words maps a lower-cased word of a text (forEachWord's) to the id
 	// of its term, -1 when Words drops it, so each distinct word is
 	// checked and stemmed once per build.
@@ -224,6 +237,9 @@ func (lx *lexicon) appendWords(dst []int32, text string) []int32 {
 			id = -1
 			if kept(w) {
 				id = lx.id(Stem(w))
+				if lx.surface[id] == "" {
+					lx.surface[id] = w
+				}
 			}
 			lx.words[w] = id
 		}
@@ -242,6 +258,7 @@ func (lx *lexicon) id(term string) int32 {
 	id := int32(len(lx.terms))
 	lx.ids[term] = id
 	lx.terms = append(lx.terms, term)
+	lx.surface = append(lx.surface, "")
 	lx.df = append(lx.df, 0)
 	lx.last = append(lx.last, 0)
 	return id

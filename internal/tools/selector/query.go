@@ -83,45 +83,6 @@ func splitQuoted(text string) (said, quoted string) {
 	return s.String(), q.String()
 }
 
-// splitDenied separates from text what the person says the request is
-// not about: after "not" followed by an article, a possessive or a
-// preposition ("…, not the shortcut board", "in notebooklm, not in your
-// memory"), to the end of the clause. Such words name the tool to avoid,
-// so they count as little as data and name no server. "not working" or
-// "is not set" deny nothing of the kind. (Read the same way, "instead of"
-// and "rather than" lost a request of the benchmark's, so they are not.)
-func splitDenied(text string) (said, denied string) {
-	fields := strings.Fields(text)
-	var s, d []string
-	for i := 0; i < len(fields); i++ {
-		if strings.EqualFold(fields[i], "not") && i+1 < len(fields) && startsDenial(strings.ToLower(fields[i+1])) {
-			j := i + 1
-			for ; j < len(fields); j++ {
-				d = append(d, fields[j])
-				if strings.ContainsAny(fields[j], ",.;:!?") {
-					break
-				}
-			}
-			i = j
-			continue
-		}
-		s = append(s, fields[i])
-	}
-	return strings.Join(s, " "), strings.Join(d, " ")
-}
-
-// startsDenial reports whether w, after "not", begins what is denied: an
-// article, a possessive or a preposition. (A switch, not a map: nothing
-// to build when tai starts.)
-func startsDenial(w string) bool {
-	switch w {
-	case "the", "a", "an", "my", "your", "our", "their", "this", "that",
-		"in", "on", "into", "to", "from", "with", "via", "through", "using", "by":
-		return true
-	}
-	return false
-}
-
 // splitPaths separates the words of text that name a file, a path, a
 // pattern or an address (main.go, src/app, *.test.ts, youtu.be/x) from
 // the rest: like a quoted span, they are what the request acts on, and
@@ -142,35 +103,6 @@ func splitWords(text string, is func(string) bool) (rest, matched string) {
 		}
 	}
 	return r.String(), m.String()
-}
-
-// splitConstants separates the words of text that are the names of
-// variables or constants (DATABASE_URL, SENTRY_DSN=…, page_size=50): like
-// a quoted span they are the person's data, so they count as little and
-// name no server ("SENTRY_DSN" in a line to write into a file is not a
-// request for Sentry's tools).
-func splitConstants(text string) (said, constants string) {
-	return splitWords(text, func(w string) bool {
-		name, _, assigns := strings.Cut(w, "=")
-		return isUpperSnake(name) || assigns && isIdentifier(name)
-	})
-}
-
-// isUpperSnake reports whether w is an identifier in capitals with an
-// underscore between words: API_KEY, MAX_RETRIES_2.
-func isUpperSnake(w string) bool {
-	return isIdentifier(w) && strings.Contains(strings.Trim(w, "_"), "_") && w == strings.ToUpper(w) && w != strings.ToLower(w)
-}
-
-// isIdentifier reports whether w is a letter or underscore followed by
-// letters, digits and underscores, in ASCII.
-func isIdentifier(w string) bool {
-	for i, c := range []byte(w) {
-		if !(isAlnum(c) || c == '_') || i == 0 && c >= '0' && c <= '9' {
-			return false
-		}
-	}
-	return w != ""
 }
 
 // isPathLike reports whether a word holds a slash, a backslash or a glob
@@ -234,19 +166,14 @@ func (ix *Index) concepts(q Query) []concept {
 		})
 	}
 	add(kindsOf(q.Input), kindWeight) // the kinds of its payload: a phone number, a .xlsx file…
-	said, quoted := splitQuoted(q.Input)
-	said, named := splitPaths(said)
-	said, constants := splitConstants(said)
-	said, denied := splitDenied(said)
-	add(said, 1)
-	add(denied, quotedWeight)
-	add(constants, quotedWeight)
-	for _, p := range phrases(said) {
+	in := partsOf(q.Input)
+	add(in.said, 1)
+	for _, p := range phrases(in.said) {
 		note(p, 1)
 	}
-	add(quoted, quotedWeight)
-	add(named, quotedWeight)
-	for _, f := range strings.Fields(named) {
+	add(in.quoted, quotedWeight)
+	add(in.named, quotedWeight)
+	for _, f := range strings.Fields(in.named) {
 		for _, w := range ix.linkedServers(f) {
 			note(w, 1)
 		}
@@ -258,6 +185,17 @@ func (ix *Index) concepts(q Query) []concept {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].stem < out[j].stem })
 	return out
+}
+
+// inputParts is a request's text taken apart: what the person asks to be
+// done (said), and the payload it acts on, which counts as little as data
+// (splitQuoted, splitPaths).
+type inputParts struct{ said, quoted, named string }
+
+func partsOf(input string) (p inputParts) {
+	p.said, p.quoted = splitQuoted(input)
+	p.said, p.named = splitPaths(p.said)
+	return p
 }
 
 // phrases are the words in a row of text, two or three, that the
@@ -286,10 +224,23 @@ func (ix *Index) Rank(q Query) []Hit {
 	best := make([]float32, n)
 	touched := make([]int32, 0, 64)
 	concepts := ix.concepts(q)
+	near := map[string][]relative{}
+	if neighbourWeight > 0 {
+		forEachWord(partsOf(q.Input).said, func(w string) {
+			if kept(w) {
+				near[Stem(w)] = append(near[Stem(w)], ix.neighbours(w)...)
+			}
+		})
+	}
 	for _, c := range concepts {
 		touched = ix.match(c.stem, 1, best, touched)
 		for _, r := range relativesOf(c.stem) {
 			touched = ix.match(r.stem, r.weight, best, touched)
+		}
+		if c.weight >= 1 {
+			for _, r := range near[c.stem] {
+				touched = ix.match(r.stem, r.weight, best, touched)
+			}
 		}
 		for _, d := range touched {
 			scores[d] += float32(c.weight) * best[d]
@@ -309,6 +260,18 @@ func (ix *Index) Rank(q Query) []Hit {
 	for srv := range named { // once per server, however many of its words were used
 		for _, d := range ix.members[srv] {
 			scores[d] *= serverBoost
+		}
+	}
+	if near := ix.nearness(partsOf(q.Input).said); nearWeight > 0 && near != nil {
+		top := float32(0)
+		for _, s := range scores {
+			top = max(top, s)
+		}
+		if top == 0 {
+			top = 1
+		}
+		for i, x := range near {
+			scores[i] += float32(nearWeight) * top * x
 		}
 	}
 	var hits []int32

@@ -42,6 +42,7 @@ func smallCatalogue() []*tools.Tool {
 }
 
 func TestSelect_CoreThenMatchesWithinBudget(t *testing.T) {
+	selector.Lexical(t)
 	ix := selector.NewIndex(smallCatalogue())
 	s := selector.Selector{Core: []string{"read_file", "no_such_tool"}, Budget: selector.DefaultBudget}
 	got := s.Select(ix, selector.Request{Query: selector.Query{Input: "what changed in the last commit?"}})
@@ -249,6 +250,7 @@ func TestRank_PathWordsArePayload(t *testing.T) {
 // found by its parts when the catalogue uses them on their own; a word
 // whose parts the catalogue does not use stays whole.
 func TestRank_CompoundWordsMatchTheirParts(t *testing.T) {
+	selector.Lexical(t)
 	ts := []*tools.Tool{
 		{Name: "mcp_bb_close", Description: "Close the current Browserbase session", Server: "bb", Remote: "close"},
 		tool("mail_send", "Send a mail"),
@@ -318,6 +320,7 @@ func TestSelect_NeverMoreThanTenthOfContext(t *testing.T) {
 // Words in a row that WordNet knows as one ("sum up", "get rid of") find
 // the tools of what they mean, though they share no word with them.
 func TestRank_PhrasesMatchTheirMeaning(t *testing.T) {
+	selector.Lexical(t)
 	ix := selector.NewIndex([]*tools.Tool{
 		tool("summarize_text", "Summarize a text"),
 		tool("remove_file", "Remove a file"),
@@ -353,6 +356,7 @@ func TestSelect_BestNativeMatchesFirst(t *testing.T) {
 // words its description does not use, and cost nothing when it is
 // offered: the spec's size is its name, description and schema alone.
 func TestRank_AsksFindTheTool(t *testing.T) {
+	selector.Lexical(t)
 	rec := tool("record_get", "Return a stored tool result by its id, in pages")
 	before := selector.SpecBytes(rec)
 	rec.Asks = "that output got chopped off, show all of it\nthe rest of what was cut short\n"
@@ -453,6 +457,7 @@ func TestSelect_NativesPastTheBestTwoNeedMoreRelevance(t *testing.T) {
 // weak small match is offered when there is room, and a large spec that
 // clears only the lower floor never takes a stronger match's place.
 func TestSelect_LeftoverBudgetGoesToWeakerMatches(t *testing.T) {
+	selector.Lexical(t)
 	ts := []*tools.Tool{
 		{Name: "mcp_billing_archive_invoices", Description: "Archive the old invoices of a customer account", Server: "billing", Remote: "archive_invoices"},
 		{Name: "mcp_crm_account_owner", Description: "Show who owns an account", Server: "crm", Remote: "account_owner"},
@@ -515,20 +520,6 @@ func TestRank_ChineseRequestFindsItsTool(t *testing.T) {
 	wantFirst(t, selector.NewIndex(ts), map[string]string{
 		"看一下北京三环现在堵不堵": "mcp_maps_road_traffic",
 		"今晚三个人，推荐几个菜":  "mcp_cook_what_to_eat",
-	})
-}
-
-// What the person says a request is not about names no server and counts
-// as little as data: "not the shortcut board" leaves tai's own plan
-// first, where naming the board would put the board's tools ahead.
-func TestRank_DeniedWordsNameNoServer(t *testing.T) {
-	wantFirst(t, selector.NewIndex([]*tools.Tool{
-		{Name: "todo_read", Description: "Read the task list you keep for this job"},
-		{Name: "mcp_shortcut_list_stories", Description: "List the stories on a board", Server: "shortcut", Remote: "list_stories"},
-		{Name: "list_files", Description: "List files"},
-	}), map[string]string{
-		"what's on the task list you keep? not the shortcut board": "todo_read",
-		"what's on the task list of the shortcut board":            "mcp_shortcut_list_stories",
 	})
 }
 

@@ -49,60 +49,6 @@ func TestSplitQuoted(t *testing.T) {
 	}
 }
 
-func TestSplitDenied(t *testing.T) {
-	for _, tc := range []struct{ in, said, denied string }{
-		{"what's on your checklist? not the shortcut board", "what's on your checklist?", "the shortcut board"},
-		{"save it in notebooklm, not in your memory, for later", "save it in notebooklm, for later", "in your memory,"},
-		{"undo that on the board, NOT the files.", "undo that on the board,", "the files."},
-		{"why is the build not working", "why is the build not working", ""},
-		{"the key is not set and not used", "the key is not set and not used", ""},
-		{"use the api instead of the cli", "use the api instead of the cli", ""},
-		{"ends with not", "ends with not", ""},
-	} {
-		said, denied := splitDenied(tc.in)
-		if said != tc.said || denied != tc.denied {
-			t.Errorf("splitDenied(%q) = %q, %q; want %q, %q", tc.in, said, denied, tc.said, tc.denied)
-		}
-	}
-}
-
-func TestSplitConstants(t *testing.T) {
-	for _, tc := range []struct{ in, said, constants string }{
-		{"put STRIPE_SECRET_KEY= and LOG_LEVEL=debug in app.env", "put and in app.env ", "STRIPE_SECRET_KEY= LOG_LEVEL=debug "},
-		{"why is MAX_RETRIES, or page_size=50, ignored?", "why is or ignored? ", "MAX_RETRIES, page_size=50, "},
-		{"rotate the API key, _PRIVATE and A_ stay, 2_FA too", "rotate the API key, _PRIVATE and A_ stay, 2_FA too ", ""},
-		{"x=, =y and snake_case or HTTP", "=y and snake_case or HTTP ", "x=, "},
-	} {
-		said, constants := splitConstants(tc.in)
-		if said != tc.said || constants != tc.constants {
-			t.Errorf("splitConstants(%q) = %q, %q; want %q, %q", tc.in, said, constants, tc.said, tc.constants)
-		}
-	}
-}
-
-// The name of a variable in a request is data: SENTRY_DSN in a line to
-// write into a file names no server, though the server's name is in it.
-func TestRank_ConstantsNameNoServer(t *testing.T) {
-	ix := NewIndex([]*tools.Tool{
-		{Name: "write_file", Description: "Create or overwrite a file with the given content"},
-		{Name: "mcp_stripe_create_webhook", Description: "Create a Stripe webhook endpoint", Server: "stripe", Remote: "create_webhook"},
-		{Name: "mcp_stripe_get_balance", Description: "Get the Stripe account balance", Server: "stripe", Remote: "get_balance"},
-		{Name: "list_files", Description: "List files"},
-	})
-	for in, want := range map[string]string{
-		"make a file .env with a STRIPE_WEBHOOK_SECRET= line": "write_file",
-		"make a stripe webhook for our shop":                  "mcp_stripe_create_webhook",
-	} {
-		if hits := ix.Rank(Query{Input: in}); len(hits) == 0 || hits[0].Tool.Name != want {
-			first := "nothing"
-			if len(hits) > 0 {
-				first = hits[0].Tool.Name
-			}
-			t.Errorf("%q ranked %s first, want %s", in, first, want)
-		}
-	}
-}
-
 // A number in a request is data: it must not outweigh the words that say
 // what to do, even when a tool happens to mention the same number.
 func TestRank_NumbersAreData(t *testing.T) {

@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+# Benchmark: LiveMCPBench (Mo et al. 2025, arXiv:2508.01780),
+# https://github.com/icip-cas/LiveMCPBench. Licence: Apache-2.0.
+#
+# Converts the benchmark's data (never its code) into tai's evaluation-set
+# format: servers/<server>.json (one per MCP server of LiveMCPTool) and
+# queries.json (the 95 annotated tasks, with their annotated tools as steps).
+#
+# Inputs read from the snapshot:
+#   tools/LiveMCPTool/tools.json        70 servers, 527 tools (name, description, inputSchema)
+#   annotated_data/all_annotations.json 95 tasks: Question + "Annotator Metadata".Tools
+#
+# The annotation names tools without their server. A name is looked up among
+# all servers' tools; where several servers have a tool of that name
+# (read_file in filesystem and desktop-commander, search in four servers), the
+# candidates are narrowed to the servers that the task's unambiguous tools come
+# from, if that leaves any; otherwise the step lists all of them, any of which
+# counts. A task one of whose annotated tools is in no server is dropped and
+# reported.
+#
+# Usage:
+#   convert_livemcpbench.py SNAPSHOT [OUTDIR] [--rev REV]
+# SNAPSHOT is a bare git directory (as `fetch` brings it) or an extracted
+# checkout. OUTDIR defaults to /tmp/publicsets/livemcpbench.
+# Standard library only.
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+NAME = "livemcpbench"
+REPO = "icip-cas/LiveMCPBench"
+LICENCE = "Apache-2.0"
+
+
+class Snapshot:
+    """Reads files from a bare git directory or a plain folder."""
+
+    def __init__(self, path, rev):
+        self.path = path
+        self.rev = rev
+        self.git = os.path.isfile(os.path.join(path, "HEAD")) and os.path.isdir(
+            os.path.join(path, "objects"))
+        self.commit = None
+        if self.git:
+            self.commit = subprocess.run(
+                ["git", "--git-dir", path, "rev-parse", rev + "^{commit}"],
+                check=True, capture_output=True, text=True).stdout.strip()
+        elif os.path.isdir(os.path.join(path, ".git")):
+            r = subprocess.run(["git", "-C", path, "rev-parse", "HEAD"],
+                               capture_output=True, text=True)
+            if r.returncode == 0:
+                self.commit = r.stdout.strip() + " (working tree)"
+
+    def read(self, rel):
+        if self.git:
+            r = subprocess.run(
+                ["git", "--git-dir", self.path, "show", self.commit + ":" + rel],
+                capture_output=True)
+            if r.returncode != 0:
+                raise FileNotFoundError(rel + ": " + r.stderr.decode(errors="replace").strip())
+            return r.stdout.decode("utf-8")
+        with open(os.path.join(self.path, rel), encoding="utf-8") as f:
+            return f.read()
+
+
+def server_name(s):
+    return re.sub(r"[^a-z0-9_-]", "_", s.lower())
+
+
+def label(server, tool):
+    return "mcp_" + re.sub(r"[^a-z0-9]", "_", server.lower()) + "_" + \
+        re.sub(r"[^a-z0-9]", "_", tool.lower())
+
+
+def guard_outdir(out):
+    repo_root = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+    real = os.path.realpath(out)
+    if real == repo_root or real.startswith(repo_root + os.sep):
+        sys.exit("refusing to write converted data inside the repository (%s)" % repo_root)
+
+
+def write_json(path, obj):
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(obj, f, ensure_ascii=False, indent=2)
+        f.write("\n")
+
+
+def parse_tool_list(text):
+    """'1. get-weread-rank\\n2. generate_word_cloud_chart' -> names in order."""
+    names = []
+    for line in text.splitlines():
+        line = re.sub(r"^\s*\d+\s*[.)、]\s*", "", line).strip()
+        if line:
+            names.append(line)
+    return names
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Convert LiveMCPBench into tai evaluation-set format.")
+    ap.add_argument("snapshot")
+    ap.add_argument("outdir", nargs="?", default="/tmp/publicsets/" + NAME)
+    ap.add_argument("--rev", default="HEAD")
+    a = ap.parse_args()
+    guard_outdir(a.outdir)
+    snap = Snapshot(a.snapshot, a.rev)
+
+    catalogue = json.loads(snap.read("tools/LiveMCPTool/tools.json"))
+    tasks = json.loads(snap.read("annotated_data/all_annotations.json"))
+
+    servers = {}
+    by_name = {}  # tool name -> [label, ...]
+    server_of = {}  # label -> server
+    all_labels = set()
+    for entry in catalogue:
+        for key, body in entry["tools"].items():
+            srv = server_name(key)
+            if srv in servers:
+                sys.exit("two servers map to %r" % srv)
+            tools = []
+            seen = set()
+            for t in body.get("tools") or []:
+                if t["name"] in seen:
+                    continue
+                seen.add(t["name"])
+                schema = t.get("inputSchema")
+                if not isinstance(schema, dict):
+                    schema = {"type": "object"}
+                tools.append({
+                    "name": t["name"],
+                    "description": t.get("description") or "",
+                    "inputSchema": schema,
+                })
+                lab = label(srv, t["name"])
+                if lab in all_labels:
+                    sys.exit("label collision: " + lab)
+                all_labels.add(lab)
+                by_name.setdefault(t["name"], []).append(lab)
+                server_of[lab] = srv
+            servers[srv] = {
+                "server": srv,
+                "package": entry.get("web") or entry.get("name") or key,
+                "tools": tools,
+            }
+
+    queries = []
+    dropped = []
+    ambiguous_steps = 0
+    narrowed_steps = 0
+    for task in tasks:
+        q = " ".join(task["Question"].split())
+        names = parse_tool_list(task["Annotator Metadata"]["Tools"])
+        missing = [n for n in names if n not in by_name]
+        if missing or not names:
+            dropped.append({"task_id": task["task_id"], "query": q, "missing": missing})
+            continue
+        # A name several servers share is narrowed to the servers the task's
+        # unambiguous tools come from, when that leaves at least one.
+        used = {server_of[by_name[n][0]] for n in names if len(by_name[n]) == 1}
+        steps = []
+        for n in names:
+            step = list(by_name[n])
+            if len(step) > 1:
+                narrowed = [l for l in step if server_of[l] in used]
+                if narrowed:
+                    step = narrowed
+                    narrowed_steps += 1
+            if step not in steps:  # a tool annotated twice is one step
+                steps.append(step)
+        ambiguous_steps += sum(1 for s in steps if len(s) > 1)
+        gold = []
+        for s in steps:
+            for l in s:
+                if l not in gold:
+                    gold.append(l)
+        entry = {"query": q, "tools": gold}
+        if len(steps) > 1:
+            entry["steps"] = steps
+        queries.append(entry)
+
+    os.makedirs(os.path.join(a.outdir, "servers"), exist_ok=True)
+    for f in os.listdir(os.path.join(a.outdir, "servers")):
+        if f.endswith(".json"):
+            os.remove(os.path.join(a.outdir, "servers", f))
+    for srv, obj in sorted(servers.items()):
+        write_json(os.path.join(a.outdir, "servers", srv + ".json"), obj)
+    write_json(os.path.join(a.outdir, "queries.json"), queries)
+
+    desc_bytes = sum(len(t["description"].encode("utf-8")) for s in servers.values() for t in s["tools"])
+    report = {
+        "benchmark": "LiveMCPBench",
+        "repo": REPO,
+        "commit": snap.commit,
+        "licence": LICENCE,
+        "servers": len(servers),
+        "tools": sum(len(s["tools"]) for s in servers.values()),
+        "description_bytes": desc_bytes,
+        "tasks": len(tasks),
+        "queries": len(queries),
+        "multi_step_queries": sum(1 for x in queries if "steps" in x),
+        "steps_narrowed_by_the_tasks_other_servers": narrowed_steps,
+        "steps_with_several_candidate_tools": ambiguous_steps,
+        "dropped_missing_tool": len(dropped),
+        "dropped": dropped,
+    }
+    write_json(os.path.join(a.outdir, "source.json"), report)
+    print(json.dumps({k: v for k, v in report.items() if k != "dropped"}, indent=2))
+    for d in dropped:
+        print("dropped %s: missing %s" % (d["task_id"], ", ".join(d["missing"])), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
