@@ -70,6 +70,42 @@ func newContendersAt(cat []*tools.Tool, window int) *contenders {
 	}
 }
 
+// companions is m (tai's) with up to companionCount more tools of the
+// server of the best-ranked bridged tool it offers: the tools a request
+// of several steps may need next from the same service (issue 31 asked
+// what this adds; docs/benchmarks.md, "Requests of several steps").
+func companions(m method, ix *selector.Index) method {
+	const companionCount = 4
+	out := m
+	out.name = m.name + "+companions"
+	out.next = nil
+	out.offer = func(in string) []*tools.Tool {
+		offered := m.offer(in)
+		server := ""
+		for _, h := range ix.Rank(selector.Query{Input: in}) {
+			if h.Tool.Bridged() && slices.Contains(offered, h.Tool) {
+				server = h.Tool.Server
+				break
+			}
+		}
+		if server == "" {
+			return offered
+		}
+		added := 0
+		for _, h := range ix.Rank(selector.Query{Input: in}) {
+			if added == companionCount {
+				break
+			}
+			if h.Tool.Server == server && !h.Tool.Unoffered && !slices.Contains(offered, h.Tool) {
+				offered = append(offered, h.Tool)
+				added++
+			}
+		}
+		return offered
+	}
+	return out
+}
+
 // bm25At is the baseline offering its top k.
 func (c *contenders) bm25At(k int) method {
 	m := c.ev
@@ -309,6 +345,9 @@ func BenchmarkSelection(b *testing.B) {
 					base, k := c.sameShare(set)
 					benchSplit(b, c.tai, name, set, ev.total, 0)
 					benchSplit(b, base, name, set, ev.total, k)
+					if slices.Contains(wholeSets, name) {
+						benchSplit(b, companions(c.tai, selector.NewIndex(ev.cat)), name, set, ev.total, 0)
+					}
 				}
 			}
 		})

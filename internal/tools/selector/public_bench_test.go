@@ -51,6 +51,7 @@ func BenchmarkPublicSets(b *testing.B) {
 			b.Logf("%s: %d tools, %d tokens, %d queries, budget %d tokens", name, len(cat), total, len(qs), budget.MaxTokens)
 			benchSplit(b, c.tai, name, qs, float64(total), 0)
 			benchSplit(b, base, name, qs, float64(total), k)
+			benchSplit(b, companions(c.tai, ix), name, qs, float64(total), 0)
 		}
 	}
 }
