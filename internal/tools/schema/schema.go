@@ -10,6 +10,15 @@
 // shape, patterns Go cannot compile and references it cannot resolve are
 // ignored, never a crash. It is strict about the instance: the first way the
 // arguments fail is reported as one line a model can act on.
+//
+// It is hand-written rather than github.com/google/jsonschema-go (which
+// the official Go SDK uses) for two figures (docs/benchmarks.md, "What a
+// library costs at start-up"): that library refuses to resolve a schema
+// with a pattern Go cannot compile ("(?=x)", common in schemas written for
+// JavaScript), a reference it cannot resolve, or a keyword of the wrong
+// shape ("required": "a"), so a server's tool with one would go
+// unvalidated or refused; and it spends 0.7 ms initialising on every start
+// of tai (median of 41, interop/cmd/initcost, 2026-12-04).
 package schema
 
 import (
