@@ -126,15 +126,9 @@ func (b *Bridge) Callable(ctx context.Context, server, tool string) error {
 }
 
 func (b *Bridge) check(ctx context.Context, server, tool string, starting bool) error {
-	v, err := b.current(ctx)
+	v, err := b.usableView(ctx, server)
 	if err != nil {
 		return err
-	}
-	if _, ok := v.servers[server]; !ok {
-		return &UnavailableError{Msg: fmt.Sprintf("no MCP server named %q; see `tai mcp list`", server)}
-	}
-	if !v.enabled[server] {
-		return &UnavailableError{Msg: fmt.Sprintf("MCP server %s is not enabled for profile %s; run `tai mcp enable %s`", server, b.Profile, server)}
 	}
 	if m, pinned := v.policyTools[server]; pinned {
 		if _, listed := m[tool]; !listed {

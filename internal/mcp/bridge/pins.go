@@ -250,6 +250,19 @@ func (b *Bridge) acceptChanged(ctx context.Context, server string, listed []wire
 	return nil
 }
 
+// newAndChanged names what a fresh list added and changed, for a drift
+// notice: "new: a, b; changed: c".
+func newAndChanged(added, changed []string) string {
+	var parts []string
+	if len(added) > 0 {
+		parts = append(parts, "new: "+strings.Join(added, ", "))
+	}
+	if len(changed) > 0 {
+		parts = append(parts, "changed: "+strings.Join(changed, ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
 // driftNotice tells the person what a server's fresh tool list changed:
 // accepted definitions with their diff, and tools withheld until reviewed,
 // with the command that reviews them. Empty when nothing needs saying.
@@ -259,15 +272,8 @@ func driftNotice(server string, d Drift) string {
 		fmt.Fprintf(&b, "MCP server %s changed tool %s; accepted under its notify pin policy:\n%s", server, a.Tool, a.Diff)
 	}
 	if d.Withheld() {
-		var parts []string
-		if len(d.Added) > 0 {
-			parts = append(parts, "new: "+strings.Join(d.Added, ", "))
-		}
-		if len(d.Changed) > 0 {
-			parts = append(parts, "changed: "+strings.Join(d.Changed, ", "))
-		}
 		fmt.Fprintf(&b, "MCP server %s lists tools you have not approved (%s); they are withheld until you review them with `tai mcp tools %s --approve`",
-			server, strings.Join(parts, "; "), server)
+			server, newAndChanged(d.Added, d.Changed), server)
 		if len(d.Changed) > 0 {
 			fmt.Fprintf(&b, " (a server whose definitions change on every start can be set to accept them: `tai mcp pins %s notify`)", server)
 		}

@@ -230,15 +230,8 @@ func promptNotice(server string, d PromptDrift) string {
 		fmt.Fprintf(&b, "MCP server %s changed prompt %s; accepted under its notify pin policy:\n%s", server, a.Prompt, a.Diff)
 	}
 	if d.Withheld() {
-		var parts []string
-		if len(d.Added) > 0 {
-			parts = append(parts, "new: "+strings.Join(d.Added, ", "))
-		}
-		if len(d.Changed) > 0 {
-			parts = append(parts, "changed: "+strings.Join(d.Changed, ", "))
-		}
 		fmt.Fprintf(&b, "MCP server %s lists prompts you have not approved (%s); they are withheld until you review them with `tai mcp prompts %s --approve`\n",
-			server, strings.Join(parts, "; "), server)
+			server, newAndChanged(d.Added, d.Changed), server)
 	}
 	return b.String()
 }

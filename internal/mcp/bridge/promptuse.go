@@ -35,17 +35,23 @@ func (p PromptInfo) Runnable() bool { return p.Enabled && !p.Disabled && p.State
 // usable refuses a server that is not registered or not enabled for the
 // profile.
 func (b *Bridge) usable(ctx context.Context, server string) error {
+	_, err := b.usableView(ctx, server)
+	return err
+}
+
+// usableView is usable, with the view it read.
+func (b *Bridge) usableView(ctx context.Context, server string) (*view, error) {
 	v, err := b.current(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if _, ok := v.servers[server]; !ok {
-		return &UnavailableError{Msg: fmt.Sprintf("no MCP server named %q; see `tai mcp list`", server)}
+		return nil, &UnavailableError{Msg: fmt.Sprintf("no MCP server named %q; see `tai mcp list`", server)}
 	}
 	if !v.enabled[server] {
-		return &UnavailableError{Msg: fmt.Sprintf("MCP server %s is not enabled for profile %s; run `tai mcp enable %s`", server, b.Profile, server)}
+		return nil, &UnavailableError{Msg: fmt.Sprintf("MCP server %s is not enabled for profile %s; run `tai mcp enable %s`", server, b.Profile, server)}
 	}
-	return nil
+	return v, nil
 }
 
 const promptApproved = "approved"
