@@ -244,19 +244,19 @@ func (s *Server) awaitTurn(ctx context.Context, t *laterTurn) (*wire.CallToolRes
 // statelessElicits reads whether a stateless-era request's client
 // declared form elicitation in params._meta.
 func statelessElicits(params json.RawMessage) bool {
-	var p struct {
-		Meta map[string]json.RawMessage `json:"_meta"`
-	}
-	if json.Unmarshal(params, &p) != nil {
-		return false
-	}
 	var caps struct {
 		Elicitation json.RawMessage `json:"elicitation"`
 	}
-	if json.Unmarshal(p.Meta[wire.MetaClientCapabilities], &caps) != nil {
-		return false
+	return metaCapabilities(params, &caps) && elicitsForms(caps.Elicitation)
+}
+
+// metaCapabilities reads the client capabilities a stateless-era request
+// declares in params._meta into caps; false when they cannot be read.
+func metaCapabilities(params json.RawMessage, caps any) bool {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
 	}
-	return elicitsForms(caps.Elicitation)
+	return json.Unmarshal(params, &p) == nil && json.Unmarshal(p.Meta[wire.MetaClientCapabilities], caps) == nil
 }
 
 // What a tool of the stateless era reads and answers to ask its client in

@@ -86,16 +86,35 @@ func taskParams(params json.RawMessage) (bool, time.Duration, *wire.Error) {
 	return true, ttl, nil
 }
 
-// startTask runs call of t as a task of sess and answers with it.
-func (s *Server) startTask(w http.ResponseWriter, sess *Session, m *wire.Message, t *Tool, c Call, ttl time.Duration) {
+// taskStart is what both eras' tasks begin with: a fresh id, the time,
+// and the context the call runs in, which ends at the chat timeout.
+type taskStart struct {
+	id     string
+	now    time.Time
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// beginTask draws a task's id and its call's context; false, after
+// answering m with an internal error, when no id could be drawn.
+func (s *Server) beginTask(w http.ResponseWriter, m *wire.Message) (taskStart, bool) {
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		writeError(w, http.StatusOK, m.ID, wire.CodeInternalError, "internal error: no randomness for a task id")
+		return taskStart{}, false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), s.opts.ChatTimeout)
+	return taskStart{id: hex.EncodeToString(b[:]), now: s.opts.Now(), ctx: ctx, cancel: cancel}, true
+}
+
+// startTask runs call of t as a task of sess and answers with it.
+func (s *Server) startTask(w http.ResponseWriter, sess *Session, m *wire.Message, t *Tool, c Call, ttl time.Duration) {
+	st, ok := s.beginTask(w, m)
+	if !ok {
 		return
 	}
-	now := s.opts.Now()
-	ctx, cancel := context.WithTimeout(context.Background(), s.opts.ChatTimeout)
-	task := &servedTask{id: hex.EncodeToString(b[:]), created: now, updated: now, ttl: ttl, cancel: cancel,
+	now, ctx, cancel := st.now, st.ctx, st.cancel
+	task := &servedTask{id: st.id, created: now, updated: now, ttl: ttl, cancel: cancel,
 		done: make(chan struct{}), status: "working"}
 	if !sess.addTask(task) {
 		cancel()

@@ -1,9 +1,6 @@
 package serve
 
 import (
-	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"sync"
@@ -45,16 +42,10 @@ type v2Task struct {
 // declaresTasks reports whether a stateless-era request's client declared
 // the extension.
 func declaresTasks(params json.RawMessage) bool {
-	var p struct {
-		Meta map[string]json.RawMessage `json:"_meta"`
-	}
-	if json.Unmarshal(params, &p) != nil {
-		return false
-	}
 	var caps struct {
 		Extensions map[string]json.RawMessage `json:"extensions"`
 	}
-	if json.Unmarshal(p.Meta[wire.MetaClientCapabilities], &caps) != nil {
+	if !metaCapabilities(params, &caps) {
 		return false
 	}
 	_, ok := caps.Extensions[tasksExtension]
@@ -71,14 +62,12 @@ func missingTasksExtension(what string) *wire.Error {
 
 // startTaskV2 runs call of t as a task and answers with it.
 func (s *Server) startTaskV2(w http.ResponseWriter, m *wire.Message, t *Tool, c Call) {
-	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		writeError(w, http.StatusOK, m.ID, wire.CodeInternalError, "internal error: no randomness for a task id")
+	st, ok := s.beginTask(w, m)
+	if !ok {
 		return
 	}
-	now := s.opts.Now()
-	ctx, cancel := context.WithTimeout(context.Background(), s.opts.ChatTimeout)
-	task := &v2Task{servedTask: servedTask{id: hex.EncodeToString(b[:]), created: now, updated: now, ttl: MaxTaskTTL,
+	now, ctx, cancel := st.now, st.ctx, st.cancel
+	task := &v2Task{servedTask: servedTask{id: st.id, created: now, updated: now, ttl: MaxTaskTTL,
 		cancel: cancel, done: make(chan struct{}), status: "working"},
 		later: &laterTurn{questions: make(chan *laterQuestion), done: make(chan laterOutcome, 1), cancel: cancel}}
 	if !s.v2.add(task, now) {
