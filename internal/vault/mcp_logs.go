@@ -63,7 +63,12 @@ func (s *Store) MCPLogs(ctx context.Context, server string, after int64, limit i
 
 // MCPSettings returns a server's settings (tai mcp set), key to value.
 func (s *Store) MCPSettings(ctx context.Context, server string) (map[string]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT key, value FROM mcp_server_settings WHERE server = ?`, server)
+	return s.keyValues(ctx, `SELECT key, value FROM mcp_server_settings WHERE server = ?`, server)
+}
+
+// keyValues runs query, which selects a key and a value, into a map.
+func (s *Store) keyValues(ctx context.Context, query string, args ...any) (map[string]string, error) {
+	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, classify(err)
 	}

@@ -110,20 +110,7 @@ func (s *Store) Setting(ctx context.Context, profile, key string) (string, bool,
 
 // Settings returns every setting of a profile.
 func (s *Store) Settings(ctx context.Context, profile string) (map[string]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT key, value FROM settings WHERE profile = ?`, profile)
-	if err != nil {
-		return nil, classify(err)
-	}
-	defer rows.Close()
-	out := map[string]string{}
-	for rows.Next() {
-		var k, v string
-		if err := rows.Scan(&k, &v); err != nil {
-			return nil, err
-		}
-		out[k] = v
-	}
-	return out, rows.Err()
+	return s.keyValues(ctx, `SELECT key, value FROM settings WHERE profile = ?`, profile)
 }
 
 // SetSetting stores a profile's setting, creating nothing else.
