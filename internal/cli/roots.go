@@ -23,13 +23,13 @@ type workspace struct {
 	dirs []string
 }
 
-const workspaceKey = "cli.workspace"
+var workspaceKey = tools.NewKey[*workspace]("cli.workspace")
 
 // workspaceOf is env's workspace, made from its directories on first use.
 func workspaceOf(env *tools.Env) *workspace {
-	return env.State.Get(workspaceKey, func() any {
+	return tools.Value(env.State, workspaceKey, func() *workspace {
 		return &workspace{dirs: append([]string{env.Dir}, env.Roots...)}
-	}).(*workspace)
+	})
 }
 
 // roots are the workspace as roots, one per directory.

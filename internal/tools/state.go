@@ -13,34 +13,52 @@ func sprintf(format string, args ...any) string {
 }
 
 // State is per-host storage for tool groups that keep state between calls
-// (background jobs, undo snapshots). Each group stores one value under its
-// own key and creates it on first use.
+// (background jobs, undo snapshots). Each group declares a Key for its one
+// value, with the value's type, and reads it with Value (or TurnValue),
+// which creates it on first use: the value comes back typed, and no two
+// groups can reach each other's value by a name.
 type State struct {
 	mu      sync.Mutex
-	m       map[string]any
-	turn    map[string]any // dropped by NewTurn
+	m       map[any]any
+	turn    map[any]any // dropped by NewTurn
 	closers []func()
 	closed  bool
 }
 
-// Get returns the value stored under key, creating it with mk when absent.
-func (s *State) Get(key string, mk func() any) any {
+// Key names one kind of value a State keeps; T is the value's type. Two
+// keys are the same only with the same name and the same type.
+type Key[T any] struct{ name string }
+
+// NewKey is a key for a value of type T; the name says whose it is
+// ("shell.jobs").
+func NewKey[T any](name string) Key[T] { return Key[T]{name} }
+
+// Value returns k's value in s, creating it with mk when absent.
+func Value[T any](s *State, k Key[T], mk func() T) T {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return getOrMake(&s.m, key, mk)
+	return getOrMake(&s.m, k, mk)
 }
 
-// getOrMake returns (*m)[key], making the map and the value when absent.
-func getOrMake(m *map[string]any, key string, mk func() any) any {
+// TurnValue is Value for state that lasts one turn (the tools tool_search
+// loaded): NewTurn drops it.
+func TurnValue[T any](s *State, k Key[T], mk func() T) T {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return getOrMake(&s.turn, k, mk)
+}
+
+// getOrMake returns (*m)[k], making the map and the value when absent.
+func getOrMake[T any](m *map[any]any, k Key[T], mk func() T) T {
 	if *m == nil {
-		*m = map[string]any{}
+		*m = map[any]any{}
 	}
-	v, ok := (*m)[key]
+	v, ok := (*m)[k]
 	if !ok {
 		v = mk()
-		(*m)[key] = v
+		(*m)[k] = v
 	}
-	return v
+	return v.(T)
 }
 
 // OnClose registers fn to run when the host closes s. Groups that start
@@ -69,15 +87,7 @@ func (s *State) Close() {
 	}
 }
 
-// Turn is Get for state that lasts one turn (the tools tool_search loaded):
-// NewTurn drops it.
-func (s *State) Turn(key string, mk func() any) any {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return getOrMake(&s.turn, key, mk)
-}
-
-// NewTurn drops every value stored with Turn. The agent calls it as each
+// NewTurn drops every value stored with TurnValue. The agent calls it as each
 // turn starts.
 func (s *State) NewTurn() {
 	s.mu.Lock()

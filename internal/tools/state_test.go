@@ -20,3 +20,30 @@ func TestState_CloseRunsClosersOnceNewestFirst(t *testing.T) {
 		t.Fatalf("a closer added after Close ran as %v, want at once", ran)
 	}
 }
+
+// A value is made once per key and comes back typed; keys of one name
+// and different types are different values; NewTurn drops turn values
+// only.
+func TestState_ValuesByTypedKey(t *testing.T) {
+	var s State
+	ints, strs := NewKey[*int]("same.name"), NewKey[*string]("same.name")
+	made := 0
+	mkInt := func() *int { made++; n := 7; return &n }
+	a, b := Value(&s, ints, mkInt), Value(&s, ints, mkInt)
+	if a != b || *a != 7 || made != 1 {
+		t.Fatalf("made %d times, %p and %p", made, a, b)
+	}
+	word := "w"
+	if got := Value(&s, strs, func() *string { return &word }); got != &word {
+		t.Fatalf("a key of the same name and another type read %v", got)
+	}
+	turn := NewKey[*int]("turn")
+	first := TurnValue(&s, turn, mkInt)
+	s.NewTurn()
+	if again := TurnValue(&s, turn, mkInt); again == first {
+		t.Fatal("NewTurn kept a turn value")
+	}
+	if again := Value(&s, ints, mkInt); again != a {
+		t.Fatal("NewTurn dropped a value of the whole session")
+	}
+}

@@ -19,7 +19,7 @@ const (
 )
 
 // stateKey is this package's key in tools.State.
-const stateKey = "fs.undo"
+var stateKey = tools.NewKey[*history]("fs.undo")
 
 // history is the undo stack of one host.
 type history struct {
@@ -51,7 +51,7 @@ func historyOf(env *tools.Env) *history {
 	if env == nil || env.State == nil {
 		return &history{}
 	}
-	return env.State.Get(stateKey, func() any { return &history{} }).(*history)
+	return tools.Value(env.State, stateKey, func() *history { return &history{} })
 }
 
 // push records c, forgetting the oldest entries beyond the caps.

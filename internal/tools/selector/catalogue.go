@@ -41,7 +41,7 @@ func samePointers(a, b []*tools.Tool) bool {
 	return true
 }
 
-const catalogueKey = "selector.catalogue"
+var catalogueKey = tools.NewKey[*catalogues]("selector.catalogue")
 
 // catalogues is the per-host set of catalogues, one per registry.
 type catalogues struct {
@@ -57,7 +57,7 @@ func CatalogueFor(env *tools.Env, reg *tools.Registry) *Catalogue {
 	if env == nil || env.State == nil {
 		return &Catalogue{Registry: reg}
 	}
-	cs := env.State.Get(catalogueKey, func() any { return &catalogues{m: map[*tools.Registry]*Catalogue{}} }).(*catalogues)
+	cs := tools.Value(env.State, catalogueKey, func() *catalogues { return &catalogues{m: map[*tools.Registry]*Catalogue{}} })
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	c, ok := cs.m[reg]

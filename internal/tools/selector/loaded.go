@@ -7,7 +7,7 @@ import (
 	"tai/internal/tools"
 )
 
-const loadedKey = "selector.loaded"
+var loadedKey = tools.NewKey[*loadedSet]("selector.loaded")
 
 // loadedSet is the tools tool_search loaded this turn, in load order.
 type loadedSet struct {
@@ -22,7 +22,7 @@ func Load(env *tools.Env, names ...string) bool {
 	if env == nil || env.State == nil {
 		return false
 	}
-	s := env.State.Turn(loadedKey, func() any { return &loadedSet{} }).(*loadedSet)
+	s := tools.TurnValue(env.State, loadedKey, func() *loadedSet { return &loadedSet{} })
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, n := range names {
@@ -38,7 +38,7 @@ func Loaded(env *tools.Env) []string {
 	if env == nil || env.State == nil {
 		return nil
 	}
-	s := env.State.Turn(loadedKey, func() any { return &loadedSet{} }).(*loadedSet)
+	s := tools.TurnValue(env.State, loadedKey, func() *loadedSet { return &loadedSet{} })
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.names...)

@@ -21,7 +21,7 @@ const (
 )
 
 // stateKey is where the job table lives in tools.State.
-const stateKey = "shell.jobs"
+var stateKey = tools.NewKey[*jobTable]("shell.jobs")
 
 // jobTable holds the background jobs tai started on one host. Jobs are
 // reachable only through their ids here, so the job tools can never touch a
@@ -40,10 +40,10 @@ func jobsOf(env *tools.Env) (*jobTable, error) {
 		return nil, errors.New("this host keeps no job state; run the command without background")
 	}
 	created := false
-	t := env.State.Get(stateKey, func() any {
+	t := tools.Value(env.State, stateKey, func() *jobTable {
 		created = true
 		return &jobTable{jobs: map[string]*job{}}
-	}).(*jobTable)
+	})
 	if created {
 		env.State.OnClose(t.stopAll)
 	}

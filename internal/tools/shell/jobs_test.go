@@ -142,7 +142,7 @@ func TestJobs_OutputIsBounded(t *testing.T) {
 	if !strings.Contains(res.Text, " bytes elided …]") || len(res.Text) > jobShow+300 {
 		t.Fatalf("result of %d bytes, want about %d with an elision marker", len(res.Text), jobShow)
 	}
-	j, _ := env.State.Get(stateKey, nil).(*jobTable).get(id)
+	j, _ := tools.Value(env.State, stateKey, nil).get(id)
 	// 5 MB went through; the log holds at most 2*jobKeep plus append's slack.
 	if n := cap(j.log.buf); n > 3*jobKeep {
 		t.Fatalf("job log holds %d bytes of capacity", n)
