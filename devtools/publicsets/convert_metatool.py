@@ -25,53 +25,13 @@ import hashlib
 import io
 import json
 import os
-import re
-import subprocess
 import sys
+
+from common import Snapshot, guard_outdir, label, server_name, write_json
 
 NAME = "metatool"
 REPO = "HowieHwong/MetaTool"
 LICENCE = "MIT"
-
-
-class Snapshot:
-    """Reads files from a bare git directory or a plain folder."""
-
-    def __init__(self, path, rev):
-        self.path = path
-        self.rev = rev
-        self.git = os.path.isfile(os.path.join(path, "HEAD")) and os.path.isdir(
-            os.path.join(path, "objects"))
-        self.commit = None
-        if self.git:
-            self.commit = subprocess.run(
-                ["git", "--git-dir", path, "rev-parse", rev + "^{commit}"],
-                check=True, capture_output=True, text=True).stdout.strip()
-        elif os.path.isdir(os.path.join(path, ".git")):
-            r = subprocess.run(["git", "-C", path, "rev-parse", "HEAD"],
-                               capture_output=True, text=True)
-            if r.returncode == 0:
-                self.commit = r.stdout.strip() + " (working tree)"
-
-    def read(self, rel):
-        if self.git:
-            r = subprocess.run(
-                ["git", "--git-dir", self.path, "show", self.commit + ":" + rel],
-                capture_output=True)
-            if r.returncode != 0:
-                raise FileNotFoundError(rel + ": " + r.stderr.decode(errors="replace").strip())
-            return r.stdout.decode("utf-8")
-        with open(os.path.join(self.path, rel), encoding="utf-8") as f:
-            return f.read()
-
-
-def server_name(s):
-    return re.sub(r"[^a-z0-9_-]", "_", s.lower())
-
-
-def label(server, tool):
-    return "mcp_" + re.sub(r"[^a-z0-9]", "_", server.lower()) + "_" + \
-        re.sub(r"[^a-z0-9]", "_", tool.lower())
 
 
 def clean_query(s):
@@ -84,19 +44,6 @@ def clean_query(s):
 
 def text_hash(s):
     return hashlib.sha256(s.encode("utf-8")).hexdigest()
-
-
-def guard_outdir(out):
-    repo_root = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-    real = os.path.realpath(out)
-    if real == repo_root or real.startswith(repo_root + os.sep):
-        sys.exit("refusing to write converted data inside the repository (%s)" % repo_root)
-
-
-def write_json(path, obj):
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(obj, f, ensure_ascii=False, indent=2)
-        f.write("\n")
 
 
 def main():
