@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Meaning: a request and a tool that say the same thing in other words
@@ -98,7 +99,18 @@ type meaningSpace struct {
 	vecs   []float32 // by term id; zero where the term has no vector
 	weight []float32 // by term id; 0 where the term has no vector
 	tools  []float32 // by tool
+	// with are the ids of the terms that have a vector, and mat their
+	// vectors in that order, side by side: what neighbours scans.
+	with []int32
+	mat  []float32
+	// near remembers neighbours' answers, by word, up to maxRemembered
+	// words: the agent ranks the same request at every step of a turn.
+	near       sync.Map
+	remembered atomic.Int32
 }
+
+// maxRemembered bounds the words whose neighbours an index remembers.
+const maxRemembered = 8192
 
 // meanings computes the index's meaningSpace on first use, from the term
 // counts NewIndex kept: no text is read again. A native tool's terms come
@@ -120,6 +132,8 @@ func (ix *Index) meanings() *meaningSpace {
 			if vec, weight := v.vector(w); vec != nil {
 				copy(sp.vecs[id*v.dim:], vec)
 				sp.weight[id] = weight
+				sp.with = append(sp.with, int32(id))
+				sp.mat = append(sp.mat, vec...)
 			}
 		}
 		n, nf := len(ix.tools), len(fields)
@@ -270,26 +284,43 @@ const neighbourCount = 6
 // at least neighbourFloor near, each weighing neighbourWeight times its
 // nearness; w's own term is not among them.
 func (ix *Index) neighbours(w string) []relative {
+	sp := ix.meanings()
+	var near []relative
+	if got, ok := sp.near.Load(w); ok {
+		near = got.([]relative)
+	} else {
+		near = ix.nearestTerms(sp, w)
+		if sp.remembered.Add(1) <= maxRemembered {
+			sp.near.Store(w, near)
+		}
+	}
+	out := make([]relative, len(near))
+	for i, r := range near {
+		out[i] = relative{r.stem, r.weight * float32(neighbourWeight)}
+	}
+	return out
+}
+
+// nearestTerms is neighbours before remembering and weighing: each term
+// with its cosine.
+func (ix *Index) nearestTerms(sp *meaningSpace, w string) []relative {
 	q, _ := vectors().vector(w)
 	if q == nil {
 		return nil
 	}
-	sp := ix.meanings()
 	self := Stem(w)
 	var best []relative
 	floor := float32(neighbourFloor)
-	for id, term := range ix.termNames {
-		if sp.weight[id] == 0 {
-			continue
-		}
+	for k, id := range sp.with {
+		row := sp.mat[k*sp.dim : (k+1)*sp.dim : (k+1)*sp.dim]
 		var d float32
-		for j, x := range sp.vecs[id*sp.dim : (id+1)*sp.dim] {
-			d += q[j] * x
+		for j, x := range q {
+			d += x * row[j]
 		}
-		if d < floor || term == self {
+		if d < floor || ix.termNames[id] == self {
 			continue
 		}
-		best = append(best, relative{term, d})
+		best = append(best, relative{ix.termNames[id], d})
 		if len(best) > neighbourCount {
 			slices.SortFunc(best, func(a, b relative) int { return cmp.Compare(b.weight, a.weight) })
 			best = best[:neighbourCount]
@@ -297,8 +328,5 @@ func (ix *Index) neighbours(w string) []relative {
 		}
 	}
 	slices.SortFunc(best, func(a, b relative) int { return cmp.Compare(b.weight, a.weight) })
-	for i := range best {
-		best[i].weight *= float32(neighbourWeight)
-	}
 	return best
 }
