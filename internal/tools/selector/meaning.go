@@ -96,13 +96,14 @@ var meaningWeights = [...]float32{2, 0, 0, 1, 0.5, 0.3, 0, 0.3}
 // every tool shares says nothing of any one) and scaled to length 1.
 type meaningSpace struct {
 	dim    int
-	vecs   []float32 // by term id; zero where the term has no vector
 	weight []float32 // by term id; 0 where the term has no vector
 	tools  []float32 // by tool
 	// with are the ids of the terms that have a vector, and mat their
-	// vectors in that order, side by side: what neighbours scans.
+	// vectors in that order, side by side: what neighbours scans; row
+	// gives each term id's place in with, -1 for none.
 	with []int32
 	mat  []float32
+	row  []int32
 	// near remembers neighbours' answers, by word, up to maxRemembered
 	// words: the agent ranks the same request at every step of a turn.
 	near       sync.Map
@@ -119,7 +120,7 @@ const maxRemembered = 8192
 func (ix *Index) meanings() *meaningSpace {
 	ix.meaning.Do(func() {
 		v := vectors()
-		sp := &meaningSpace{dim: v.dim, vecs: make([]float32, len(ix.termNames)*v.dim), weight: make([]float32, len(ix.termNames))}
+		sp := &meaningSpace{dim: v.dim, weight: make([]float32, len(ix.termNames)), row: make([]int32, len(ix.termNames))}
 		word := ix.nativeSurfaces()
 		for id, term := range ix.termNames {
 			w := ix.surface[id]
@@ -129,9 +130,10 @@ func (ix *Index) meanings() *meaningSpace {
 			if w == "" {
 				w = term
 			}
+			sp.row[id] = -1
 			if vec, weight := v.vector(w); vec != nil {
-				copy(sp.vecs[id*v.dim:], vec)
 				sp.weight[id] = weight
+				sp.row[id] = int32(len(sp.with))
 				sp.with = append(sp.with, int32(id))
 				sp.mat = append(sp.mat, vec...)
 			}
@@ -146,8 +148,9 @@ func (ix *Index) meanings() *meaningSpace {
 					continue
 				}
 				for _, c := range ix.flat[ix.from[i*nf+f]:ix.from[i*nf+f+1]] {
-					if a := fw * sp.weight[c.term] * float32(c.n); a != 0 {
-						for j, x := range sp.vecs[int(c.term)*v.dim : int(c.term+1)*v.dim] {
+					if k := int(sp.row[c.term]); k >= 0 {
+						a := fw * sp.weight[c.term] * float32(c.n)
+						for j, x := range sp.mat[k*v.dim : (k+1)*v.dim] {
 							row[j] += a * x
 						}
 					}
