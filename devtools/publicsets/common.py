@@ -73,3 +73,18 @@ def write_json(path, obj):
     with open(path, "w", encoding="utf-8") as f:
         json.dump(obj, f, ensure_ascii=False, indent=2)
         f.write("\n")
+
+
+def write_set(outdir, servers, queries):
+    """Writes servers/<server>.json (replacing any there) and queries.json;
+    returns the number of tools and the bytes of their descriptions."""
+    os.makedirs(os.path.join(outdir, "servers"), exist_ok=True)
+    for f in os.listdir(os.path.join(outdir, "servers")):
+        if f.endswith(".json"):
+            os.remove(os.path.join(outdir, "servers", f))
+    for srv, obj in sorted(servers.items()):
+        write_json(os.path.join(outdir, "servers", srv + ".json"), obj)
+    write_json(os.path.join(outdir, "queries.json"), queries)
+    tools = sum(len(s["tools"]) for s in servers.values())
+    desc_bytes = sum(len(t["description"].encode("utf-8")) for s in servers.values() for t in s["tools"])
+    return tools, desc_bytes

@@ -27,7 +27,7 @@ import json
 import os
 import sys
 
-from common import Snapshot, guard_outdir, label, server_name, write_json
+from common import Snapshot, guard_outdir, label, server_name, write_json, write_set
 
 NAME = "metatool"
 REPO = "HowieHwong/MetaTool"
@@ -127,22 +127,14 @@ def main():
 
     queries = single + multi
 
-    os.makedirs(os.path.join(a.outdir, "servers"), exist_ok=True)
-    for f in os.listdir(os.path.join(a.outdir, "servers")):
-        if f.endswith(".json"):
-            os.remove(os.path.join(a.outdir, "servers", f))
-    for srv, obj in sorted(servers.items()):
-        write_json(os.path.join(a.outdir, "servers", srv + ".json"), obj)
-    write_json(os.path.join(a.outdir, "queries.json"), queries)
-
-    desc_bytes = sum(len(t["description"].encode("utf-8")) for s in servers.values() for t in s["tools"])
+    n_tools, desc_bytes = write_set(a.outdir, servers, queries)
     report = {
         "benchmark": "MetaTool (ToolE)",
         "repo": REPO,
         "commit": snap.commit,
         "licence": LICENCE,
         "servers": len(servers),
-        "tools": sum(len(s["tools"]) for s in servers.values()),
+        "tools": n_tools,
         "description_bytes": desc_bytes,
         "queries": len(queries),
         "single_tool_queries": len(single),
