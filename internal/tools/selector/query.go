@@ -142,7 +142,8 @@ type concept struct {
 // concepts weighs the query's words: each distinct word of the input 1,
 // of the traffic trafficWeight. They are sorted so that scores are summed
 // in the same order every time and the ranking is reproducible to the bit.
-func (ix *Index) concepts(q Query) []concept {
+// in is q.Input taken apart (partsOf).
+func (ix *Index) concepts(q Query, in inputParts) []concept {
 	w := map[string]float64{}
 	note := func(t string, weight float64) {
 		if weight > w[t] {
@@ -166,7 +167,6 @@ func (ix *Index) concepts(q Query) []concept {
 		})
 	}
 	add(kindsOf(q.Input), kindWeight) // the kinds of its payload: a phone number, a .xlsx file…
-	in := partsOf(q.Input)
 	add(in.said, 1)
 	for _, p := range phrases(in.said) {
 		note(p, 1)
@@ -223,12 +223,13 @@ func (ix *Index) Rank(q Query) []Hit {
 	scores := make([]float32, n)
 	best := make([]float32, n)
 	touched := make([]int32, 0, 64)
-	concepts := ix.concepts(q)
-	near := map[string][]relative{}
+	in := partsOf(q.Input)
+	concepts := ix.concepts(q, in)
+	standIns := map[string][]relative{} // the catalogue's terms nearest each said word
 	if neighbourWeight > 0 {
-		forEachWord(partsOf(q.Input).said, func(w string) {
+		forEachWord(in.said, func(w string) {
 			if kept(w) {
-				near[Stem(w)] = append(near[Stem(w)], ix.neighbours(w)...)
+				standIns[Stem(w)] = append(standIns[Stem(w)], ix.neighbours(w)...)
 			}
 		})
 	}
@@ -238,7 +239,7 @@ func (ix *Index) Rank(q Query) []Hit {
 			touched = ix.match(r.stem, r.weight, best, touched)
 		}
 		if c.weight >= 1 {
-			for _, r := range near[c.stem] {
+			for _, r := range standIns[c.stem] {
 				touched = ix.match(r.stem, r.weight, best, touched)
 			}
 		}
@@ -262,7 +263,7 @@ func (ix *Index) Rank(q Query) []Hit {
 			scores[d] *= serverBoost
 		}
 	}
-	if near := ix.nearness(partsOf(q.Input).said); nearWeight > 0 && near != nil {
+	if near := ix.nearness(in.said); near != nil {
 		top := float32(0)
 		for _, s := range scores {
 			top = max(top, s)
