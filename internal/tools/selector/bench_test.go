@@ -81,8 +81,9 @@ func companions(m method, ix *selector.Index) method {
 	out.next = nil
 	out.offer = func(in string) []*tools.Tool {
 		offered := m.offer(in)
+		hits := ix.Rank(selector.Query{Input: in})
 		server := ""
-		for _, h := range ix.Rank(selector.Query{Input: in}) {
+		for _, h := range hits {
 			if h.Tool.Bridged() && slices.Contains(offered, h.Tool) {
 				server = h.Tool.Server
 				break
@@ -92,7 +93,7 @@ func companions(m method, ix *selector.Index) method {
 			return offered
 		}
 		added := 0
-		for _, h := range ix.Rank(selector.Query{Input: in}) {
+		for _, h := range hits {
 			if added == companionCount {
 				break
 			}
