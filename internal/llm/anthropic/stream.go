@@ -74,23 +74,12 @@ func (c *Client) read(r *http.Response, b *provider.Builder) (llm.Response, erro
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" {
 		return s.whole(r.Body)
 	}
-	events := provider.Events(r.Body)
-	for !s.closed {
-		ev, err := events.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return llm.Response{}, c.t.ReadError(err)
-		}
-		if err := s.add(ev.Data); err != nil {
-			return llm.Response{}, err
-		}
-	}
-	if !s.closed && s.stop == "" {
-		e := c.t.Fail(llm.KindStream, "stream ended before the answer was complete: try again")
-		e.Retryable = true
-		return llm.Response{}, e
+	err := c.t.ReadEvents(r.Body, func(data []byte) (bool, error) {
+		err := s.add(data)
+		return s.closed, err
+	}, func() bool { return s.stop != "" })
+	if err != nil {
+		return llm.Response{}, err
 	}
 	return s.done(), nil
 }

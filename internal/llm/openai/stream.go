@@ -66,28 +66,16 @@ func (c *Client) read(r *http.Response, b *provider.Builder) (llm.Response, erro
 		}
 		return s.done(), nil
 	}
-	events := provider.Events(r.Body)
-	for {
-		ev, err := events.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return llm.Response{}, c.t.ReadError(err)
-		}
-		if string(ev.Data) == "[DONE]" {
-			return s.done(), nil
-		}
-		if err := s.add(ev.Data); err != nil {
-			return llm.Response{}, err
-		}
-	}
 	// Servers end with [DONE]; one that stops without it is accepted only
 	// if it said how the answer finished.
-	if s.finish == "" {
-		e := c.t.Fail(llm.KindStream, "stream ended before the answer was complete: try again")
-		e.Retryable = true
-		return llm.Response{}, e
+	err := c.t.ReadEvents(r.Body, func(data []byte) (bool, error) {
+		if string(data) == "[DONE]" {
+			return true, nil
+		}
+		return false, s.add(data)
+	}, func() bool { return s.finish != "" })
+	if err != nil {
+		return llm.Response{}, err
 	}
 	return s.done(), nil
 }

@@ -162,9 +162,12 @@ func isHTML(contentType string, body []byte) bool {
 	return strings.HasPrefix(head, "<!doctype html") || strings.HasPrefix(head, "<html")
 }
 
-// Fail builds an error of this transport's provider.
-func (t *Transport) Fail(kind llm.ErrorKind, msg string) *llm.Error {
-	return t.fail(kind, 0, msg, nil)
+// EndedEarly is the error of a stream that ended before the answer was
+// complete; another attempt may get it whole.
+func (t *Transport) EndedEarly() error {
+	e := t.fail(llm.KindStream, 0, "stream ended before the answer was complete: try again", nil)
+	e.Retryable = true
+	return e
 }
 
 // ReadError explains a failure to read a stream: the body's own errors
