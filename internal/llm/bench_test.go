@@ -2,7 +2,6 @@ package llm_test
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -58,16 +57,9 @@ func record(b *testing.B, provider string) string {
 	if provider == "openai" {
 		path = "/v1/chat/completions"
 	}
-	hreq, _ := http.NewRequest("POST", srv.URL+path, strings.NewReader(body))
-	hreq.Header.Set("Anthropic-Version", "2023-06-01")
-	resp, err := http.DefaultClient.Do(hreq)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil || resp.StatusCode != 200 {
-		b.Fatal(resp.Status, err)
+	status, data := srv.Post(b, path, body, http.Header{"Anthropic-Version": {"2023-06-01"}})
+	if status != 200 {
+		b.Fatalf("status %d", status)
 	}
 	return string(data)
 }

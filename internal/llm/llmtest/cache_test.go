@@ -3,7 +3,6 @@ package llmtest_test
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -111,17 +110,9 @@ func TestCache_AnthropicLookbackAndLimit(t *testing.T) {
 		}
 		body, _ := json.Marshal(map[string]any{"model": "m", "max_tokens": 10, "stream": true,
 			"messages": []any{map[string]any{"role": "user", "content": blocks}}})
-		req, _ := http.NewRequest("POST", srv.URL+"/v1/messages", strings.NewReader(string(body)))
-		req.Header.Set("x-api-key", llmtest.Key)
-		req.Header.Set("anthropic-version", "2023-06-01")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		data, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != 200 {
-			return resp.StatusCode, nil
+		status, data := srv.Post(t, "/v1/messages", string(body), http.Header{"X-Api-Key": {llmtest.Key}, "Anthropic-Version": {"2023-06-01"}})
+		if status != 200 {
+			return status, nil
 		}
 		line := strings.SplitN(strings.SplitN(string(data), "data: ", 2)[1], "\n", 2)[0]
 		var ev struct {

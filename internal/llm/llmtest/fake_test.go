@@ -3,7 +3,6 @@ package llmtest_test
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -146,26 +145,17 @@ func TestLenient(t *testing.T) {
 
 func TestWrongPath(t *testing.T) {
 	srv := llmtest.Start(t, llmtest.Script{})
-	resp, err := http.Post(srv.URL+"/v2/complete", "application/json", strings.NewReader("{}"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 404 || len(srv.Requests()) != 0 {
-		t.Fatalf("status %d, %d requests recorded", resp.StatusCode, len(srv.Requests()))
+	if status, _ := srv.Post(t, "/v2/complete", "{}", nil); status != 404 || len(srv.Requests()) != 0 {
+		t.Fatalf("status %d, %d requests recorded", status, len(srv.Requests()))
 	}
 }
 
 func TestUndecodableBodyIsRecorded(t *testing.T) {
 	srv := llmtest.Start(t, llmtest.Script{})
-	resp, err := http.Post(srv.URL+"/v1/messages", "application/json", strings.NewReader("not json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
+	status, _ := srv.Post(t, "/v1/messages", "not json", nil)
 	r := srv.Requests()
-	if resp.StatusCode != 400 || len(r) != 1 || !strings.HasPrefix(r[0].Invalid, "bad request body: ") {
-		t.Fatalf("status %d, recorded %+v", resp.StatusCode, r)
+	if status != 400 || len(r) != 1 || !strings.HasPrefix(r[0].Invalid, "bad request body: ") {
+		t.Fatalf("status %d, recorded %+v", status, r)
 	}
 	if _, err := json.Marshal(r[0]); err != nil || string(r[0].Body) != `"not json"` {
 		t.Fatalf("recorded body %s is not kept as JSON: %v", r[0].Body, err)
@@ -213,12 +203,8 @@ func TestLoadScript(t *testing.T) {
 func TestAnthropicVersionRequired(t *testing.T) {
 	srv := llmtest.Start(t, llmtest.Script{Turns: []llmtest.Turn{{Text: llmtest.Chunks{"ok"}}}})
 	body := `{"model":"m","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}`
-	resp, err := http.Post(srv.URL+"/v1/messages", "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if r := srv.Requests(); resp.StatusCode != 400 || r[0].Invalid != "anthropic-version: header is required" {
-		t.Fatalf("status %d, invalid %q", resp.StatusCode, r[0].Invalid)
+	status, _ := srv.Post(t, "/v1/messages", body, nil)
+	if r := srv.Requests(); status != 400 || r[0].Invalid != "anthropic-version: header is required" {
+		t.Fatalf("status %d, invalid %q", status, r[0].Invalid)
 	}
 }

@@ -2,7 +2,10 @@ package llmtest
 
 import (
 	"context"
+	"io"
+	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -56,6 +59,31 @@ func (s *Server) Client(tb testing.TB, provider string) llm.Client {
 		tb.Fatalf("llmtest: %v", err)
 	}
 	return c
+}
+
+// Post sends body to the server at path as a bare HTTP client would, a
+// JSON request with header and without the headers tai's clients add:
+// for tests of what the fake accepts and answers. It returns the answer's
+// status and body.
+func (s *Server) Post(tb testing.TB, path, body string, header http.Header) (status int, answer []byte) {
+	tb.Helper()
+	req, err := http.NewRequest("POST", s.URL+path, strings.NewReader(body))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if answer, err = io.ReadAll(resp.Body); err != nil {
+		tb.Fatal(err)
+	}
+	return resp.StatusCode, answer
 }
 
 // Sleeper stands in for the clock between retries: it records each wait
