@@ -9,13 +9,20 @@ import (
 	"tai/internal/vault"
 )
 
-func TestResolve_Order(t *testing.T) {
-	ctx := context.Background()
-	s, err := vault.Open(ctx, filepath.Join(t.TempDir(), "h"), vault.Options{})
+// openStore opens a vault in a new home, closed when the test ends.
+func openStore(t *testing.T) *vault.Store {
+	t.Helper()
+	s, err := vault.Open(context.Background(), filepath.Join(t.TempDir(), "h"), vault.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestResolve_Order(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
 	s.CreateProfile(ctx, "work")
 	s.SetSetting(ctx, "work", KeyModel, "anthropic:claude-sonnet-4-5")
 	s.SetSetting(ctx, "work", KeyMaxSteps, "10")
@@ -51,8 +58,7 @@ func TestResolve_Order(t *testing.T) {
 
 func TestResolve_BadValues(t *testing.T) {
 	ctx := context.Background()
-	s, _ := vault.Open(ctx, filepath.Join(t.TempDir(), "h"), vault.Options{})
-	defer s.Close()
+	s := openStore(t)
 	if _, err := Resolve(ctx, s, "nope", func(string) string { return "" }, Flags{}); err == nil {
 		t.Fatal("missing profile resolved")
 	}
