@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"tai/internal/seal"
@@ -192,29 +191,24 @@ const auditColumns = `seq, ts, profile, kind, subject, digest, outcome, duration
 
 // AuditEntries returns matching rows in order.
 func (s *Store) AuditEntries(ctx context.Context, q AuditQuery) ([]AuditEntry, error) {
-	var where []string
-	var args []any
+	var c conditions
 	if !q.Since.IsZero() {
-		where, args = append(where, "ts >= ?"), append(args, q.Since.UnixMilli())
+		c.add("ts >= ?", q.Since.UnixMilli())
 	}
 	if q.Kind != "" {
-		where, args = append(where, "kind = ?"), append(args, q.Kind)
+		c.add("kind = ?", q.Kind)
 	}
 	if q.Subject != "" {
-		where, args = append(where, "instr(subject, ?) > 0"), append(args, q.Subject)
+		c.add("instr(subject, ?) > 0", q.Subject)
 	}
 	if q.Profile != "" {
-		where, args = append(where, "profile = ?"), append(args, q.Profile)
+		c.add("profile = ?", q.Profile)
 	}
-	query := `SELECT ` + auditColumns + ` FROM audit`
-	if len(where) > 0 {
-		query += " WHERE " + strings.Join(where, " AND ")
-	}
-	query += " ORDER BY seq"
+	query := `SELECT ` + auditColumns + ` FROM audit` + c.where() + " ORDER BY seq"
 	if q.Limit > 0 {
 		query = fmt.Sprintf("SELECT * FROM (%s DESC LIMIT %d) ORDER BY seq", query, q.Limit)
 	}
-	return scanAudit(ctx, s.db, query, args...)
+	return scanAudit(ctx, s.db, query, c.args...)
 }
 
 func scanAudit(ctx context.Context, q querier, query string, args ...any) ([]AuditEntry, error) {

@@ -58,21 +58,11 @@ func (s *Store) AppendHistory(ctx context.Context, profile, session string, msgs
 
 // History returns a conversation's messages in order.
 func (s *Store) History(ctx context.Context, profile, session string) ([]json.RawMessage, error) {
-	rows, err := s.db.QueryContext(ctx,
-		`SELECT message_json FROM history WHERE profile = ? AND session = ? ORDER BY seq`, profile, session)
-	if err != nil {
-		return nil, classify(err)
-	}
-	defer rows.Close()
-	var out []json.RawMessage
-	for rows.Next() {
+	return queryRows(ctx, s.db, func(rows *sql.Rows) (json.RawMessage, error) {
 		var m string
-		if err := rows.Scan(&m); err != nil {
-			return nil, err
-		}
-		out = append(out, json.RawMessage(m))
-	}
-	return out, rows.Err()
+		err := rows.Scan(&m)
+		return json.RawMessage(m), err
+	}, `SELECT message_json FROM history WHERE profile = ? AND session = ? ORDER BY seq`, profile, session)
 }
 
 // Session returns one conversation by id.
@@ -108,22 +98,12 @@ func (s *Store) Sessions(ctx context.Context, profile string, limit int) ([]Sess
 }
 
 func (s *Store) querySessions(ctx context.Context, tail string, args ...any) ([]Session, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT s.id, s.profile, s.cwd, s.title, s.created, s.updated,
+	return queryRows(ctx, s.db, func(rows *sql.Rows) (x Session, err error) {
+		err = rows.Scan(&x.ID, &x.Profile, &x.Cwd, &x.Title, &x.Created, &x.Updated, &x.Messages)
+		return x, err
+	}, `SELECT s.id, s.profile, s.cwd, s.title, s.created, s.updated,
 		(SELECT count(*) FROM history h WHERE h.profile = s.profile AND h.session = s.id)
 		FROM sessions s `+tail, args...)
-	if err != nil {
-		return nil, classify(err)
-	}
-	defer rows.Close()
-	var out []Session
-	for rows.Next() {
-		var x Session
-		if err := rows.Scan(&x.ID, &x.Profile, &x.Cwd, &x.Title, &x.Created, &x.Updated, &x.Messages); err != nil {
-			return nil, err
-		}
-		out = append(out, x)
-	}
-	return out, rows.Err()
 }
 
 // Grant kinds.
@@ -156,20 +136,10 @@ func (s *Store) HasGrant(ctx context.Context, profile, kind, subject string) (bo
 
 // Grants lists a profile's standing approvals.
 func (s *Store) Grants(ctx context.Context, profile string) ([]Grant, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT profile, kind, subject, created FROM grants WHERE profile = ? ORDER BY kind, subject`, profile)
-	if err != nil {
-		return nil, classify(err)
-	}
-	defer rows.Close()
-	var out []Grant
-	for rows.Next() {
-		var g Grant
-		if err := rows.Scan(&g.Profile, &g.Kind, &g.Subject, &g.Created); err != nil {
-			return nil, err
-		}
-		out = append(out, g)
-	}
-	return out, rows.Err()
+	return queryRows(ctx, s.db, func(rows *sql.Rows) (g Grant, err error) {
+		err = rows.Scan(&g.Profile, &g.Kind, &g.Subject, &g.Created)
+		return g, err
+	}, `SELECT profile, kind, subject, created FROM grants WHERE profile = ? ORDER BY kind, subject`, profile)
 }
 
 // RevokeGrant removes a standing approval; a missing one is ErrNotFound.

@@ -62,20 +62,7 @@ var ErrTooManyServers = errors.New("too many MCP servers registered")
 // MCPServerNames lists registered servers by name without reading any
 // sealed column, so it works on a sealed vault without the passphrase.
 func (s *Store) MCPServerNames(ctx context.Context) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT name FROM mcp_servers ORDER BY name`)
-	if err != nil {
-		return nil, classify(err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			return nil, err
-		}
-		out = append(out, n)
-	}
-	return out, rows.Err()
+	return s.strings(ctx, `SELECT name FROM mcp_servers ORDER BY name`)
 }
 
 // MCPServers lists every server. With secrets false, Env and Headers are

@@ -23,21 +23,11 @@ type MCPFilter struct {
 
 // MCPFilters returns a profile's filters, by server, kind and name.
 func (s *Store) MCPFilters(ctx context.Context, profile string) ([]MCPFilter, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT server, kind, name, enabled FROM mcp_filters WHERE profile = ?
+	return queryRows(ctx, s.db, func(rows *sql.Rows) (f MCPFilter, err error) {
+		err = rows.Scan(&f.Server, &f.Kind, &f.Name, &f.Enabled)
+		return f, err
+	}, `SELECT server, kind, name, enabled FROM mcp_filters WHERE profile = ?
 		ORDER BY server, kind, name`, profile)
-	if err != nil {
-		return nil, classify(err)
-	}
-	defer rows.Close()
-	var out []MCPFilter
-	for rows.Next() {
-		var f MCPFilter
-		if err := rows.Scan(&f.Server, &f.Kind, &f.Name, &f.Enabled); err != nil {
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	return out, rows.Err()
 }
 
 // SetMCPFilters stores set and drops the filters named in clear, for one

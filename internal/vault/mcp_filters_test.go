@@ -12,10 +12,7 @@ import (
 // their server.
 func TestMCPFilters_PerProfileAndRemovedWithTheServer(t *testing.T) {
 	ctx := context.Background()
-	s, _ := openTemp(t)
-	if err := s.RegisterMCPServer(ctx, everything()); err != nil {
-		t.Fatal(err)
-	}
+	s := openEverything(t)
 	if err := s.CreateProfile(ctx, "work"); err != nil {
 		t.Fatal(err)
 	}
@@ -49,10 +46,7 @@ func TestMCPFilters_PerProfileAndRemovedWithTheServer(t *testing.T) {
 // One bad filter stores none of them.
 func TestMCPFilters_BadInputStoresNothing(t *testing.T) {
 	ctx := context.Background()
-	s, _ := openTemp(t)
-	if err := s.RegisterMCPServer(ctx, everything()); err != nil {
-		t.Fatal(err)
-	}
+	s := openEverything(t)
 	gen, _ := s.MCPGeneration(ctx)
 	good := MCPFilter{Server: "everything", Kind: FilterTool, Name: "echo"}
 	for _, c := range []struct {

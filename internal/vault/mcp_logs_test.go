@@ -12,10 +12,7 @@ import (
 // settings.
 func TestMCPLogs_BoundedPerServerAndRemovedWithIt(t *testing.T) {
 	ctx := context.Background()
-	s, _ := openTemp(t)
-	if err := s.RegisterMCPServer(ctx, everything()); err != nil {
-		t.Fatal(err)
-	}
+	s := openEverything(t)
 	var lines []MCPLogLine
 	for i := range 7 {
 		lines = append(lines, MCPLogLine{Server: "everything", At: time.Now(), Level: "error", Text: fmt.Sprint("line ", i)})

@@ -3,7 +3,6 @@ package vault
 import (
 	"context"
 	"database/sql"
-	"strings"
 )
 
 // MCPPrompt is one prompt of a server as last listed (mcp_prompts), with
@@ -26,28 +25,12 @@ func (p MCPPrompt) Pending() bool { return p.Pin.Hash != p.Hash }
 // when none are named), in each server's own order.
 func (s *Store) MCPPrompts(ctx context.Context, servers ...string) ([]MCPPrompt, error) {
 	q := `SELECT server, prompt, definition_json, hash, pin_hash, pin_json, updated FROM mcp_prompts`
-	var args []any
-	if len(servers) > 0 {
-		q += ` WHERE server IN (?` + strings.Repeat(", ?", len(servers)-1) + `)`
-		for _, s := range servers {
-			args = append(args, s)
-		}
-	}
-	rows, err := s.db.QueryContext(ctx, q+` ORDER BY server, position, prompt`, args...)
-	if err != nil {
-		return nil, classify(err)
-	}
-	defer rows.Close()
-	var out []MCPPrompt
-	for rows.Next() {
-		var p MCPPrompt
-		if err := rows.Scan(&p.Server, &p.Prompt, &p.Definition, &p.Hash, &p.Pin.Hash, &p.Pin.Definition, &p.Updated); err != nil {
-			return nil, err
-		}
+	where, args := ofServers(servers)
+	return queryRows(ctx, s.db, func(rows *sql.Rows) (p MCPPrompt, err error) {
+		err = rows.Scan(&p.Server, &p.Prompt, &p.Definition, &p.Hash, &p.Pin.Hash, &p.Pin.Definition, &p.Updated)
 		p.Pin.Updated = p.Updated
-		out = append(out, p)
-	}
-	return out, rows.Err()
+		return p, err
+	}, q+where+` ORDER BY server, position, prompt`, args...)
 }
 
 // ReplaceMCPPrompts replaces a server's cached prompts, pins included, in

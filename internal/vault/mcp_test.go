@@ -29,12 +29,20 @@ func everything() MCPRegistration {
 	}
 }
 
-func TestMCP_RegisterListRemove(t *testing.T) {
-	ctx := context.Background()
+// openEverything opens a vault in a temporary home with everything()
+// registered.
+func openEverything(t *testing.T) *Store {
+	t.Helper()
 	s, _ := openTemp(t)
-	if err := s.RegisterMCPServer(ctx, everything()); err != nil {
+	if err := s.RegisterMCPServer(context.Background(), everything()); err != nil {
 		t.Fatal(err)
 	}
+	return s
+}
+
+func TestMCP_RegisterListRemove(t *testing.T) {
+	ctx := context.Background()
+	s := openEverything(t)
 	got, err := s.MCPServer(ctx, "everything")
 	if err != nil {
 		t.Fatal(err)
@@ -149,8 +157,7 @@ func TestMCP_SealedHeadersAndEnv(t *testing.T) {
 
 func TestMCP_Pins(t *testing.T) {
 	ctx := context.Background()
-	s, _ := openTemp(t)
-	s.RegisterMCPServer(ctx, everything())
+	s := openEverything(t)
 	gen, _ := s.MCPGeneration(ctx)
 	if err := s.SetMCPPins(ctx, "everything", map[string]MCPPin{"echo": {Hash: "new", Definition: `{"name":"echo"}`}, "sub": {Hash: "p3"}}, []string{"add"}); err != nil {
 		t.Fatal(err)
@@ -172,10 +179,7 @@ func TestMCP_Pins(t *testing.T) {
 // refresh of its row, and takes only the two policies.
 func TestMCP_PinPolicy(t *testing.T) {
 	ctx := context.Background()
-	s, _ := openTemp(t)
-	if err := s.RegisterMCPServer(ctx, everything()); err != nil {
-		t.Fatal(err)
-	}
+	s := openEverything(t)
 	if got, _ := s.MCPServer(ctx, "everything"); got.PinPolicy != PinStrict {
 		t.Fatalf("default policy %q", got.PinPolicy)
 	}

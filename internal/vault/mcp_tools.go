@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 )
 
 // SetMCPEnabled enables or disables a server for a profile.
@@ -71,20 +70,10 @@ func (s *Store) EnabledMCPServers(ctx context.Context, profile string) ([]string
 }
 
 func (s *Store) strings(ctx context.Context, q string, args ...any) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, classify(err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var v string
-		if err := rows.Scan(&v); err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
+	return queryRows(ctx, s.db, func(rows *sql.Rows) (v string, err error) {
+		err = rows.Scan(&v)
+		return v, err
+	}, q, args...)
 }
 
 // MCPTools returns the cached tools of the given servers (all servers when
@@ -101,30 +90,13 @@ func (s *Store) MCPToolStates(ctx context.Context, servers ...string) ([]MCPTool
 
 func (s *Store) mcpTools(ctx context.Context, texts string, servers []string) ([]MCPTool, error) {
 	q := `SELECT server, tool, ` + texts + `, position, updated, hash FROM mcp_server_tools`
-	var args []any
-	if len(servers) > 0 {
-		q += ` WHERE server IN (?` + strings.Repeat(", ?", len(servers)-1) + `)`
-		for _, s := range servers {
-			args = append(args, s)
-		}
-	}
-	q += ` ORDER BY server, position, tool`
-	rows, err := s.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, classify(err)
-	}
-	defer rows.Close()
-	var out []MCPTool
-	for rows.Next() {
-		var t MCPTool
+	where, args := ofServers(servers)
+	return queryRows(ctx, s.db, func(rows *sql.Rows) (t MCPTool, err error) {
 		var schema string
-		if err := rows.Scan(&t.Server, &t.Tool, &t.Description, &schema, &t.Position, &t.Updated, &t.Hash); err != nil {
-			return nil, err
-		}
+		err = rows.Scan(&t.Server, &t.Tool, &t.Description, &schema, &t.Position, &t.Updated, &t.Hash)
 		t.Schema = json.RawMessage(schema)
-		out = append(out, t)
-	}
-	return out, rows.Err()
+		return t, err
+	}, q+where+` ORDER BY server, position, tool`, args...)
 }
 
 // ReplaceMCPTools replaces a server's cached tool list.
@@ -164,21 +136,10 @@ type MCPPin struct {
 
 // MCPPins returns a server's pins by tool.
 func (s *Store) MCPPins(ctx context.Context, server string) (map[string]MCPPin, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT tool, hash, definition_json, updated FROM mcp_tool_pins WHERE server = ?`, server)
-	if err != nil {
-		return nil, classify(err)
-	}
-	defer rows.Close()
-	out := map[string]MCPPin{}
-	for rows.Next() {
-		var t string
-		var p MCPPin
-		if err := rows.Scan(&t, &p.Hash, &p.Definition, &p.Updated); err != nil {
-			return nil, err
-		}
-		out[t] = p
-	}
-	return out, rows.Err()
+	return queryMap(ctx, s.db, func(rows *sql.Rows) (t string, p MCPPin, err error) {
+		err = rows.Scan(&t, &p.Hash, &p.Definition, &p.Updated)
+		return t, p, err
+	}, `SELECT tool, hash, definition_json, updated FROM mcp_tool_pins WHERE server = ?`, server)
 }
 
 // MCPPinHashes returns every server's pin hashes: server → tool → hash.
@@ -294,19 +255,8 @@ func recount(ctx context.Context, tx *sql.Tx) error {
 
 // MCPToolTallies returns every server's tally.
 func (s *Store) MCPToolTallies(ctx context.Context) (map[string]MCPToolTally, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT server, tools, pending, late, unhashed FROM mcp_tool_tally`)
-	if err != nil {
-		return nil, classify(err)
-	}
-	defer rows.Close()
-	out := map[string]MCPToolTally{}
-	for rows.Next() {
-		var name string
-		var t MCPToolTally
-		if err := rows.Scan(&name, &t.Tools, &t.Pending, &t.Late, &t.Unhashed); err != nil {
-			return nil, err
-		}
-		out[name] = t
-	}
-	return out, rows.Err()
+	return queryMap(ctx, s.db, func(rows *sql.Rows) (name string, t MCPToolTally, err error) {
+		err = rows.Scan(&name, &t.Tools, &t.Pending, &t.Late, &t.Unhashed)
+		return name, t, err
+	}, `SELECT server, tools, pending, late, unhashed FROM mcp_tool_tally`)
 }

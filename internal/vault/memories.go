@@ -2,6 +2,7 @@ package vault
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 )
@@ -36,25 +37,14 @@ func (s *Store) SaveMemory(ctx context.Context, profile, text string, tags []str
 
 // Memories returns every memory of profile, newest first.
 func (s *Store) Memories(ctx context.Context, profile string) ([]Memory, error) {
-	rows, err := s.db.QueryContext(ctx,
-		`SELECT id, profile, text, tags, created FROM memories WHERE profile = ? ORDER BY created DESC, rowid DESC`, profile)
-	if err != nil {
-		return nil, classify(err)
-	}
-	defer rows.Close()
-	var out []Memory
-	for rows.Next() {
-		var m Memory
+	return queryRows(ctx, s.db, func(rows *sql.Rows) (m Memory, err error) {
 		var tags string
-		if err := rows.Scan(&m.ID, &m.Profile, &m.Text, &tags, &m.Created); err != nil {
-			return nil, err
-		}
+		err = rows.Scan(&m.ID, &m.Profile, &m.Text, &tags, &m.Created)
 		if tags != "" {
 			m.Tags = strings.Split(tags, ",")
 		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+		return m, err
+	}, `SELECT id, profile, text, tags, created FROM memories WHERE profile = ? ORDER BY created DESC, rowid DESC`, profile)
 }
 
 // DeleteMemory removes one of profile's memories; a missing one, or one of

@@ -33,21 +33,11 @@ func (s *Store) Profiles(ctx context.Context) ([]Profile, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT name, created FROM profiles ORDER BY name`)
-	if err != nil {
-		return nil, classify(err)
-	}
-	defer rows.Close()
-	var out []Profile
-	for rows.Next() {
-		var p Profile
-		if err := rows.Scan(&p.Name, &p.Created); err != nil {
-			return nil, err
-		}
+	return queryRows(ctx, s.db, func(rows *sql.Rows) (p Profile, err error) {
+		err = rows.Scan(&p.Name, &p.Created)
 		p.Current = p.Name == cur
-		out = append(out, p)
-	}
-	return out, rows.Err()
+		return p, err
+	}, `SELECT name, created FROM profiles ORDER BY name`)
 }
 
 // ProfileExists reports whether name is a profile.

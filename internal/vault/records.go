@@ -76,37 +76,21 @@ func (s *Store) Records(ctx context.Context, q RecordQuery) ([]Record, error) {
 	if q.Limit <= 0 {
 		q.Limit = 50
 	}
-	var where []string
-	var args []any
+	var c conditions
 	if q.Profile != "" {
-		where, args = append(where, "profile = ?"), append(args, q.Profile)
+		c.add("profile = ?", q.Profile)
 	}
 	if q.Kind != "" {
-		where, args = append(where, "kind = ?"), append(args, q.Kind)
+		c.add("kind = ?", q.Kind)
 	}
 	if q.Text != "" {
-		where, args = append(where, "instr(lower(body), lower(?)) > 0"), append(args, q.Text)
+		c.add("instr(lower(body), lower(?)) > 0", q.Text)
 	}
-	query := `SELECT id, kind, profile, created, size FROM records`
-	if len(where) > 0 {
-		query += " WHERE " + strings.Join(where, " AND ")
-	}
-	query += " ORDER BY created DESC, rowid DESC LIMIT ?"
-	args = append(args, q.Limit)
-	rows, err := s.db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, classify(err)
-	}
-	defer rows.Close()
-	var out []Record
-	for rows.Next() {
-		var r Record
-		if err := rows.Scan(&r.ID, &r.Kind, &r.Profile, &r.Created, &r.Size); err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	query := `SELECT id, kind, profile, created, size FROM records` + c.where() + ` ORDER BY created DESC, rowid DESC LIMIT ?`
+	return queryRows(ctx, s.db, func(rows *sql.Rows) (r Record, err error) {
+		err = rows.Scan(&r.ID, &r.Kind, &r.Profile, &r.Created, &r.Size)
+		return r, err
+	}, query, append(c.args, q.Limit)...)
 }
 
 // DeleteRecord removes a record; a missing one is ErrNotFound.

@@ -257,11 +257,7 @@ func (s *Store) decodeFromRow(ctx context.Context, stored string, c sealedColumn
 	if key == nil {
 		return "", fmt.Errorf("a sealed value remains in an unsealed vault (%s.%s); run `tai vault seal` again", c.table, c.column)
 	}
-	pt, err := seal.Open(key, stored, c.ad(keys...))
-	if err != nil {
-		return "", fmt.Errorf("%s.%s for %s does not open: it was altered or moved from another row", c.table, c.column, strings.Join(keys, "/"))
-	}
-	return string(pt), nil
+	return openValue(key, stored, c, keys...)
 }
 
 // Seal turns the seal on: every value of every sealed column is encrypted in
@@ -306,6 +302,13 @@ func (s *Store) Seal(ctx context.Context, passphrase []byte, p seal.Params) erro
 	if err != nil {
 		return err
 	}
+	return s.keyChanged(ctx, key, row)
+}
+
+// keyChanged follows a committed change of the seal: the store keeps key
+// (nil once unsealed), the anchor names row, the change's audit row, and
+// the WAL is scrubbed of the values the change replaced.
+func (s *Store) keyChanged(ctx context.Context, key []byte, row AuditEntry) error {
 	s.mu.Lock()
 	s.key = key
 	s.mu.Unlock()
@@ -351,23 +354,13 @@ func (s *Store) Unseal(ctx context.Context, passphrase []byte) error {
 			if !seal.IsSealed(v) {
 				return v, nil
 			}
-			pt, err := seal.Open(key, v, c.ad(keys...))
-			if err != nil {
-				return "", fmt.Errorf("%s.%s for %s does not open: it was altered or moved from another row", c.table, c.column, strings.Join(keys, "/"))
-			}
-			return string(pt), nil
+			return openValue(key, v, c, keys...)
 		})
 	})
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	s.key = nil
-	s.mu.Unlock()
-	if err := s.advanceAnchor(row); err != nil {
-		return err
-	}
-	return s.scrub(ctx)
+	return s.keyChanged(ctx, nil, row)
 }
 
 // rewriteSealed passes every value of every sealed column through fn.
@@ -433,4 +426,14 @@ func (s *Store) scrub(ctx context.Context) error {
 func openWith(key []byte, stored string, c sealedColumn, keys ...string) (string, error) {
 	pt, err := seal.Open(key, stored, c.ad(keys...))
 	return string(pt), err
+}
+
+// openValue is openWith with an error that names the value and why it
+// does not open.
+func openValue(key []byte, stored string, c sealedColumn, keys ...string) (string, error) {
+	pt, err := openWith(key, stored, c, keys...)
+	if err != nil {
+		return "", fmt.Errorf("%s.%s for %s does not open: it was altered or moved from another row", c.table, c.column, strings.Join(keys, "/"))
+	}
+	return pt, nil
 }

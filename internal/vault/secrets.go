@@ -136,24 +136,15 @@ func (s *Store) Secrets(ctx context.Context, profile string) ([]SecretInfo, erro
 }
 
 func (s *Store) querySecrets(ctx context.Context, where string, args ...any) ([]SecretInfo, error) {
-	rows, err := s.db.QueryContext(ctx,
-		`SELECT profile, name, meta_json, created, updated, substr(value, 1, 32) FROM secrets `+where, args...)
-	if err != nil {
-		return nil, classify(err)
-	}
-	defer rows.Close()
-	var out []SecretInfo
-	for rows.Next() {
-		var si SecretInfo
+	return queryRows(ctx, s.db, func(rows *sql.Rows) (si SecretInfo, err error) {
 		var metaJSON, head string
 		if err := rows.Scan(&si.Profile, &si.Name, &metaJSON, &si.Created, &si.Updated, &head); err != nil {
-			return nil, err
+			return si, err
 		}
 		_ = json.Unmarshal([]byte(metaJSON), &si.Meta)
 		si.Sealed = isSealedValue(head)
-		out = append(out, si)
-	}
-	return out, rows.Err()
+		return si, nil
+	}, `SELECT profile, name, meta_json, created, updated, substr(value, 1, 32) FROM secrets `+where, args...)
 }
 
 // DeleteSecret removes a secret; a missing one is ErrNotFound.
