@@ -14,7 +14,7 @@ func searchEnv(t *testing.T) *tools.Env {
 		&tools.Tool{Name: "git_log", Description: "Show the commit history", Group: "git"},
 		&tools.Tool{Name: "shell", Description: "Run a shell command", Group: "shell"},
 	)...)
-	reg.Fallback = source{
+	reg.Fallback = tooltest.Source{
 		{Name: "mcp_gh_create_issue", Description: "Create an issue\x1b[31m in a GitHub repository\nmore text", Server: "gh", Remote: "create_issue"},
 		{Name: "mcp_gh_close_issue", Description: "Close an issue", Server: "gh", Remote: "close_issue", Unoffered: true},
 	}
@@ -73,18 +73,4 @@ func TestToolSearch_BadCalls(t *testing.T) {
 			t.Errorf("%s: %q, want %q", tc.args, res.Text, tc.want)
 		}
 	}
-}
-
-// source is a tools.Source over a fixed list, standing in for the bridge.
-type source []*tools.Tool
-
-func (s source) Tools() []*tools.Tool { return s }
-
-func (s source) Lookup(name string) (*tools.Tool, bool) {
-	for _, t := range s {
-		if t.Name == name {
-			return t, true
-		}
-	}
-	return nil, false
 }

@@ -13,6 +13,7 @@ import (
 	"tai/internal/catalog"
 	"tai/internal/mcp/wire"
 	"tai/internal/tools"
+	"tai/internal/tools/tooltest"
 	"tai/internal/vault"
 )
 
@@ -88,7 +89,7 @@ func unseenCatalogue(tb testing.TB) []*tools.Tool {
 
 func catalogueOf(tb testing.TB, dirs ...string) []*tools.Tool {
 	reg := tools.NewRegistry(catalog.Native()...)
-	reg.Fallback = source(bridged(capturedTools(tb, dirs...)))
+	reg.Fallback = tooltest.Source(bridged(capturedTools(tb, dirs...)))
 	return reg.All()
 }
 
@@ -127,20 +128,6 @@ func sanitize(s string) string {
 		}
 		return '_'
 	}, strings.ToLower(s))
-}
-
-// source is a tools.Source over a fixed list.
-type source []*tools.Tool
-
-func (s source) Tools() []*tools.Tool { return s }
-
-func (s source) Lookup(name string) (*tools.Tool, bool) {
-	for _, t := range s {
-		if t.Name == name {
-			return t, true
-		}
-	}
-	return nil, false
 }
 
 // syntheticCatalogue grows the benchmark catalogue to n tools by repeating

@@ -8,6 +8,7 @@ import (
 
 	"tai/internal/tools"
 	"tai/internal/tools/selector"
+	"tai/internal/tools/tooltest"
 )
 
 // BenchmarkPublicSets measures tai's selector on public tool-retrieval
@@ -31,7 +32,7 @@ func BenchmarkPublicSets(b *testing.B) {
 	for _, qf := range dirs {
 		dir := filepath.Dir(qf)
 		reg := tools.NewRegistry()
-		reg.Fallback = source(bridged(capturedTools(b, filepath.Join(dir, "servers"))))
+		reg.Fallback = tooltest.Source(bridged(capturedTools(b, filepath.Join(dir, "servers"))))
 		cat := reg.All()
 		qs := loadQueriesFrom(b, cat, qf)
 		ix := selector.NewIndex(cat)

@@ -12,6 +12,7 @@ import (
 
 	"tai/internal/tools"
 	"tai/internal/tools/selector"
+	"tai/internal/tools/tooltest"
 )
 
 func tool(name, desc string) *tools.Tool {
@@ -144,7 +145,7 @@ func TestCatalogue_RebuildsOnlyWhenToolsChange(t *testing.T) {
 	if second := c.Index(); second == first || second.Len() != first.Len()+1 {
 		t.Fatal("index not rebuilt after a tool was added")
 	}
-	reg.Fallback = source{{Name: "mcp_s_x", Server: "s", Remote: "x"}}
+	reg.Fallback = tooltest.Source{{Name: "mcp_s_x", Server: "s", Remote: "x"}}
 	if _, ok := c.Index().Lookup("mcp_s_x"); !ok {
 		t.Fatal("index misses the fallback's tool")
 	}

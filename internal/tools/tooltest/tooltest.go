@@ -15,6 +15,24 @@ import (
 	"tai/internal/vault"
 )
 
+// Source is a tools.Source over a fixed list, standing in for the bridge.
+type Source []*tools.Tool
+
+var _ tools.Source = Source(nil)
+
+// Tools returns the list.
+func (s Source) Tools() []*tools.Tool { return s }
+
+// Lookup returns the tool of the list named name.
+func (s Source) Lookup(name string) (*tools.Tool, bool) {
+	for _, t := range s {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
 // Env returns a host on a fresh vault in t's temporary directory, on the
 // default profile, session "s1", approval mode ask.
 func Env(t testing.TB) *tools.Env {
