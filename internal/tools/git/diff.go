@@ -8,9 +8,6 @@ import (
 )
 
 func runDiff(ctx context.Context, call tools.Call, a diffArgs) (tools.Result, error) {
-	if err := checkRevPaths(a.Rev, a.Paths); err != nil {
-		return tools.Errorf("%s: %v", DiffName, err), nil
-	}
 	args := []string{"diff", "--no-ext-diff", "--no-textconv", "--ignore-submodules=dirty"}
 	if a.Staged {
 		args = append(args, "--cached")
@@ -21,12 +18,7 @@ func runDiff(ctx context.Context, call tools.Call, a diffArgs) (tools.Result, er
 	if a.Context != nil {
 		args = append(args, "--unified="+strconv.Itoa(*a.Context))
 	}
-	args = append(args, "--end-of-options")
-	if a.Rev != "" {
-		args = append(args, a.Rev)
-	}
-	out, err := run(ctx, call.Env, readTimeout, "", withPaths(args, a.Paths)...)
-	return result(DiffName, out, err, "(no differences)"), nil
+	return readRevPaths(ctx, call.Env, DiffName, args, a.Rev, a.Paths, "(no differences)"), nil
 }
 
 type diffArgs struct {

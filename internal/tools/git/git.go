@@ -205,6 +205,21 @@ func withPaths(args []string, paths []string) []string {
 	return append(append(args, "--"), paths...)
 }
 
+// readRevPaths runs git args for tool, then rev (when given) after
+// --end-of-options and paths after --, once rev and paths are checked;
+// empty stands for no output.
+func readRevPaths(ctx context.Context, env *tools.Env, tool string, args []string, rev string, paths []string, empty string) tools.Result {
+	if err := checkRevPaths(rev, paths); err != nil {
+		return tools.Errorf("%s: %v", tool, err)
+	}
+	args = append(args, "--end-of-options")
+	if rev != "" {
+		args = append(args, rev)
+	}
+	out, err := run(ctx, env, readTimeout, "", withPaths(args, paths)...)
+	return result(tool, out, err, empty)
+}
+
 // result turns a run into a tool result for tool, with empty standing for
 // no output.
 func result(tool, out string, err error, empty string) tools.Result {

@@ -11,16 +11,9 @@ import (
 const defaultLimit = 20
 
 func runLog(ctx context.Context, call tools.Call, a logArgs) (tools.Result, error) {
-	if err := checkRevPaths(a.Rev, a.Paths); err != nil {
-		return tools.Errorf("%s: %v", LogName, err), nil
-	}
 	limit := cmp.Or(a.Limit, defaultLimit) // the schema bounds it
-	args := []string{"log", "--max-count=" + strconv.Itoa(limit), "--date=short", "--format=%h %ad %an: %s%d", "--end-of-options"}
-	if a.Rev != "" {
-		args = append(args, a.Rev)
-	}
-	out, err := run(ctx, call.Env, readTimeout, "", withPaths(args, a.Paths)...)
-	return result(LogName, out, err, "(no commits)"), nil
+	args := []string{"log", "--max-count=" + strconv.Itoa(limit), "--date=short", "--format=%h %ad %an: %s%d"}
+	return readRevPaths(ctx, call.Env, LogName, args, a.Rev, a.Paths, "(no commits)"), nil
 }
 
 type logArgs struct {
