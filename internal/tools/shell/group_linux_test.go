@@ -13,12 +13,7 @@ import (
 // started.
 func TestShell_TimeoutKillsTheProcessGroup(t *testing.T) {
 	res := call(t, Shell(), &tools.Env{}, shellArgsJSON("echo $$ $(sleep 1000 >/dev/null & echo $!); sleep 1000", `, "timeout": 1`))
-	if !res.IsError || !strings.Contains(res.Text, "[timed out after 1s: the command and its process group were killed]") {
-		t.Fatalf("got %+v", res)
-	}
-	p := pids(t, res.Text)
-	assertKilled(t, p[1])
-	assertGroupKilled(t, p[0])
+	assertStoppedWithGroup(t, res, "[timed out after 1s: the command and its process group were killed]")
 }
 
 func TestShell_CancelKillsTheProcessGroup(t *testing.T) {
@@ -30,7 +25,15 @@ func TestShell_CancelKillsTheProcessGroup(t *testing.T) {
 		cancel()
 	}()
 	res := callCtx(t, ctx, Shell(), &tools.Env{Progress: w}, shellArgsJSON("sleep 1000 & echo $$ $!; wait", ""))
-	if !res.IsError || !strings.Contains(res.Text, "[cancelled: the command and its process group were killed]") {
+	assertStoppedWithGroup(t, res, "[cancelled: the command and its process group were killed]")
+}
+
+// assertStoppedWithGroup fails t unless res is a tool error saying why,
+// and the shell and the child whose pids the command printed first are
+// killed, the shell's process group with them.
+func assertStoppedWithGroup(t *testing.T, res tools.Result, why string) {
+	t.Helper()
+	if !res.IsError || !strings.Contains(res.Text, why) {
 		t.Fatalf("got %+v", res)
 	}
 	p := pids(t, res.Text)
