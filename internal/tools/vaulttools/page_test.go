@@ -5,27 +5,37 @@ import (
 	"testing"
 )
 
+// pageCase is a page asked for, and the text and label it should have.
+type pageCase struct {
+	offset, limit int
+	text, label   string
+}
+
+// checkPages fails t for each case whose page of body, as cut (named
+// name) cuts it, differs.
+func checkPages(t *testing.T, name string, cut func(body string, offset, limit int) (page, error), body string, cases []pageCase) {
+	t.Helper()
+	for _, tt := range cases {
+		p, err := cut(body, tt.offset, tt.limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.text != tt.text || p.label() != tt.label {
+			t.Errorf("%s(%d, %d) = %q %q; want %q %q", name, tt.offset, tt.limit, p.text, p.label(), tt.text, tt.label)
+		}
+	}
+}
+
 func TestByteRange(t *testing.T) {
 	body := "abcé€xyz" // é is 2 bytes (3–4), € is 3 (5–7)
-	for _, tt := range []struct {
-		offset, limit int
-		text, label   string
-	}{
+	checkPages(t, "byteRange", byteRange, body, []pageCase{
 		{0, 100, body, "bytes 1–11 of 11 (all of it)"},
 		{0, 3, "abc", "bytes 1–3 of 11; continue with offset 3"},
 		{0, 4, "abc", "bytes 1–3 of 11; continue with offset 3"}, // would split é
 		{4, 2, "é", "bytes 4–5 of 11; continue with offset 5"},   // starts inside é
 		{5, 1, "€", "bytes 6–8 of 11; continue with offset 8"},   // one byte of € widens to all of it
 		{8, 100, "xyz", "bytes 9–11 of 11 (the end)"},
-	} {
-		p, err := byteRange(body, tt.offset, tt.limit)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p.text != tt.text || p.label() != tt.label {
-			t.Errorf("byteRange(%d, %d) = %q %q; want %q %q", tt.offset, tt.limit, p.text, p.label(), tt.text, tt.label)
-		}
-	}
+	})
 	if _, err := byteRange(body, 11, 1); err == nil || err.Error() != "offset 11 is past the end (11 bytes)" {
 		t.Errorf("past the end: %v", err)
 	}
@@ -37,23 +47,12 @@ func TestByteRange(t *testing.T) {
 
 func TestLineRange(t *testing.T) {
 	body := "one\ntwo\nthree\nfour" // no final newline: still 4 lines
-	for _, tt := range []struct {
-		offset, limit int
-		text, label   string
-	}{
+	checkPages(t, "lineRange", lineRange, body, []pageCase{
 		{0, 10, body, "lines 1–4 of 4 (all of it)"},
 		{0, 2, "one\ntwo\n", "lines 1–2 of 4; continue with offset 2"},
 		{2, 1, "three\n", "lines 3–3 of 4; continue with offset 3"},
 		{3, 5, "four", "lines 4–4 of 4 (the end)"},
-	} {
-		p, err := lineRange(body, tt.offset, tt.limit)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p.text != tt.text || p.label() != tt.label {
-			t.Errorf("lineRange(%d, %d) = %q %q; want %q %q", tt.offset, tt.limit, p.text, p.label(), tt.text, tt.label)
-		}
-	}
+	})
 	if p, _ := lineRange("a\nb\n", 0, 10); p.total != 2 || p.text != "a\nb\n" {
 		t.Errorf("final newline counted as a line: %+v", p)
 	}

@@ -23,6 +23,17 @@ func putRecord(t *testing.T, env *tools.Env, profile, kind, body string) string 
 	return id
 }
 
+// envWithToken is tooltest.Env whose default profile holds secretValue as
+// the secret TOKEN.
+func envWithToken(t *testing.T) *tools.Env {
+	t.Helper()
+	env := tooltest.Env(t)
+	if err := env.Store.SetSecret(context.Background(), vault.DefaultProfile, "TOKEN", secretValue, nil); err != nil {
+		t.Fatal(err)
+	}
+	return env
+}
+
 var labelRE = regexp.MustCompile(`^record \w+ \(spill, created [^)]+\): bytes (\d+)–(\d+) of (\d+)(?:; continue with offset (\d+)| \(the end\))\n\n`)
 
 // TestRecordGet_PagesThroughALargeRecord reads a record the way a model
@@ -72,11 +83,7 @@ func TestRecordGet_PagesThroughALargeRecord(t *testing.T) {
 }
 
 func TestRecordGet_SecretCutByAPageIsStillRedacted(t *testing.T) {
-	ctx := context.Background()
-	env := tooltest.Env(t)
-	if err := env.Store.SetSecret(ctx, vault.DefaultProfile, "TOKEN", secretValue, nil); err != nil {
-		t.Fatal(err)
-	}
+	env := envWithToken(t)
 	id := putRecord(t, env, vault.DefaultProfile, "spill", "abcdefghij"+secretValue+" tail")
 	get := tool(t, RecordGetName)
 	for off := range 30 {
@@ -126,11 +133,7 @@ func TestRecordGet_BadInput(t *testing.T) {
 }
 
 func TestRecordSearch(t *testing.T) {
-	ctx := context.Background()
-	env := tooltest.Env(t)
-	if err := env.Store.SetSecret(ctx, vault.DefaultProfile, "TOKEN", secretValue, nil); err != nil {
-		t.Fatal(err)
-	}
+	env := envWithToken(t)
 	a := putRecord(t, env, vault.DefaultProfile, "spill", strings.Repeat("padding ", 40)+"the Connection TIMED OUT after 30s\nthen more")
 	b := putRecord(t, env, vault.DefaultProfile, "transcript", "subagent said: connection timed out")
 	putRecord(t, env, vault.DefaultProfile, "spill", "holds "+secretValue)
