@@ -212,19 +212,10 @@ func (s *Store) AuditEntries(ctx context.Context, q AuditQuery) ([]AuditEntry, e
 }
 
 func scanAudit(ctx context.Context, q querier, query string, args ...any) ([]AuditEntry, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, classify(err)
-	}
-	defer rows.Close()
-	var out []AuditEntry
-	for rows.Next() {
-		var e AuditEntry
-		if err := rows.Scan(&e.Seq, &e.TS, &e.Profile, &e.Kind, &e.Subject, &e.Digest, &e.Outcome,
-			&e.DurationMS, &e.Size, &e.PrevHash, &e.Hash, &e.KeyID, &e.Origin); err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, classify(rows.Err())
+	out, err := queryRows(ctx, q, func(rows *sql.Rows) (e AuditEntry, err error) {
+		err = rows.Scan(&e.Seq, &e.TS, &e.Profile, &e.Kind, &e.Subject, &e.Digest, &e.Outcome,
+			&e.DurationMS, &e.Size, &e.PrevHash, &e.Hash, &e.KeyID, &e.Origin)
+		return e, err
+	}, query, args...)
+	return out, classify(err) // a row's error too; a scan's is none classify changes
 }

@@ -42,23 +42,15 @@ func (s *Store) AppendMCPLogs(ctx context.Context, lines []MCPLogLine, keep int)
 // MCPLogs returns server's kept lines after the one with id after (0 for
 // all), oldest first, at most limit of them.
 func (s *Store) MCPLogs(ctx context.Context, server string, after int64, limit int) ([]MCPLogLine, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, at, level, logger, text FROM mcp_server_logs
-		WHERE server = ? AND id > ? ORDER BY id LIMIT ?`, server, after, limit)
-	if err != nil {
-		return nil, classify(err)
-	}
-	defer rows.Close()
-	var out []MCPLogLine
-	for rows.Next() {
+	out, err := queryRows(ctx, s.db, func(rows *sql.Rows) (MCPLogLine, error) {
 		l := MCPLogLine{Server: server}
 		var at int64
-		if err := rows.Scan(&l.ID, &at, &l.Level, &l.Logger, &l.Text); err != nil {
-			return nil, classify(err)
-		}
+		err := rows.Scan(&l.ID, &at, &l.Level, &l.Logger, &l.Text)
 		l.At = time.UnixMilli(at)
-		out = append(out, l)
-	}
-	return out, classify(rows.Err())
+		return l, err
+	}, `SELECT id, at, level, logger, text FROM mcp_server_logs
+		WHERE server = ? AND id > ? ORDER BY id LIMIT ?`, server, after, limit)
+	return out, classify(err)
 }
 
 // MCPSettings returns a server's settings (tai mcp set), key to value.
@@ -68,20 +60,11 @@ func (s *Store) MCPSettings(ctx context.Context, server string) (map[string]stri
 
 // keyValues runs query, which selects a key and a value, into a map.
 func (s *Store) keyValues(ctx context.Context, query string, args ...any) (map[string]string, error) {
-	rows, err := s.db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, classify(err)
-	}
-	defer rows.Close()
-	out := map[string]string{}
-	for rows.Next() {
-		var k, v string
-		if err := rows.Scan(&k, &v); err != nil {
-			return nil, classify(err)
-		}
-		out[k] = v
-	}
-	return out, classify(rows.Err())
+	out, err := queryMap(ctx, s.db, func(rows *sql.Rows) (k, v string, err error) {
+		err = rows.Scan(&k, &v)
+		return k, v, err
+	}, query, args...)
+	return out, classify(err)
 }
 
 // SetMCPSettings sets a stored server's settings in one transaction; an

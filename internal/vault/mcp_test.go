@@ -137,8 +137,7 @@ func TestMCP_SealedHeadersAndEnv(t *testing.T) {
 		}
 	}
 	s.Close()
-	locked, _ := Open(ctx, home, Options{})
-	defer locked.Close()
+	locked := openWithPassphrase(t, home, "")
 	if names, err := locked.MCPServerNames(ctx); err != nil || len(names) != 2 {
 		t.Fatalf("names on a locked vault: %v %v", names, err)
 	}

@@ -197,15 +197,20 @@ func (s *Store) unlockedKey(ctx context.Context) ([]byte, error) {
 
 // Unlock opens the seal with a passphrase for the rest of this Store's life.
 func (s *Store) Unlock(ctx context.Context, passphrase []byte) error {
+	_, err := s.unlock(ctx, passphrase)
+	return err
+}
+
+// unlock is Unlock that returns the key.
+func (s *Store) unlock(ctx context.Context, passphrase []byte) ([]byte, error) {
 	p, err := s.sealParams(ctx, s.db)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if p == nil {
-		return ErrNotSealed
+		return nil, ErrNotSealed
 	}
-	_, err = s.unlockWith(ctx, passphrase, *p)
-	return err
+	return s.unlockWith(ctx, passphrase, *p)
 }
 
 func (s *Store) unlockWith(ctx context.Context, pass []byte, p seal.Params) ([]byte, error) {
@@ -329,14 +334,7 @@ func (s *Store) vaultAuditEntry(ctx context.Context, q querier, kind string) Aud
 
 // Unseal turns the seal off, storing every sealed value in clear again.
 func (s *Store) Unseal(ctx context.Context, passphrase []byte) error {
-	p, err := s.sealParams(ctx, s.db)
-	if err != nil {
-		return err
-	}
-	if p == nil {
-		return ErrNotSealed
-	}
-	key, err := s.unlockWith(ctx, passphrase, *p)
+	key, err := s.unlock(ctx, passphrase)
 	if err != nil {
 		return err
 	}

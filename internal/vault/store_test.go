@@ -84,11 +84,7 @@ func TestOpen_Reopen_KeepsData(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	s2, err := Open(ctx, home, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	s2 := openWithPassphrase(t, home, "")
 	v, ok, err := s2.Setting(ctx, DefaultProfile, "model")
 	if err != nil || !ok || v != "openai:gpt-4.1-mini" {
 		t.Fatalf("Setting = %q %v %v", v, ok, err)
@@ -270,11 +266,7 @@ func TestSeal_NoPlaintextOnDisk(t *testing.T) {
 	s.Close()
 
 	// Without the passphrase: names list, values refuse with a clear error.
-	locked, err := Open(ctx, home, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer locked.Close()
+	locked := openWithPassphrase(t, home, "")
 	list, err := locked.Secrets(ctx, DefaultProfile)
 	if err != nil || len(list) != 3 || !list[0].Sealed {
 		t.Fatalf("locked list = %+v, %v", list, err)

@@ -21,11 +21,7 @@ func TestUsage_SumsPerSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	s, err := Open(ctx, home, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s = openWithPassphrase(t, home, "")
 	got, err := s.SessionUsage(ctx, DefaultProfile, a)
 	want := Usage{Input: 2200, Output: 30, CacheRead: 1800, CacheWrite: 150, Calls: 2}
 	if err != nil || got != want {
