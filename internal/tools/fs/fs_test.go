@@ -34,6 +34,20 @@ func fails(t *testing.T, env *tools.Env, name, args string) string {
 	return tooltest.Fails(t, byName(t, name), env, args)
 }
 
+// refusal is a call a tool must refuse, and the refusal it must give.
+type refusal struct{ args, want string }
+
+// checkRefusals fails t for each call of the tool named name that is not
+// refused as it must be.
+func checkRefusals(t *testing.T, env *tools.Env, name string, calls []refusal) {
+	t.Helper()
+	for _, tt := range calls {
+		if got := fails(t, env, name, tt.args); got != tt.want {
+			t.Errorf("%s\n got: %s\nwant: %s", tt.args, got, tt.want)
+		}
+	}
+}
+
 func writeFile(t *testing.T, env *tools.Env, name, content string) string {
 	t.Helper()
 	p := filepath.Join(env.Dir, name)

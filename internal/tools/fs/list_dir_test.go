@@ -37,12 +37,8 @@ func TestListDir_Cap(t *testing.T) {
 
 func TestListDir_Refusals(t *testing.T) {
 	env := newEnv(t, "f.txt", "")
-	for args, want := range map[string]string{
-		`{"path":"f.txt"}`: "f.txt is a file, not a directory; use read_file to read it",
-		`{"path":"nope"}`:  "nope does not exist",
-	} {
-		if got := fails(t, env, ListDir, args); got != want {
-			t.Errorf("%s: got %q, want %q", args, got, want)
-		}
-	}
+	checkRefusals(t, env, ListDir, []refusal{
+		{`{"path":"f.txt"}`, "f.txt is a file, not a directory; use read_file to read it"},
+		{`{"path":"nope"}`, "nope does not exist"},
+	})
 }

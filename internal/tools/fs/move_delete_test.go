@@ -15,17 +15,12 @@ func TestMovePath(t *testing.T) {
 		t.Error("not moved")
 	}
 	writeFile(t, env, "x.txt", "")
-	tests := []struct{ args, want string }{
+	checkRefusals(t, env, MovePath, []refusal{
 		{`{"from":"nope","to":"y"}`, "nope does not exist"},
 		{`{"from":"x.txt","to":"lib/src/a.go"}`, "lib/src/a.go already exists; move_path does not overwrite (delete it first if that is intended)"},
 		{`{"from":"lib","to":"lib/inner"}`, "cannot move lib into itself (lib/inner)"},
 		{`{"from":"x.txt","to":"./x.txt"}`, "from and to are the same path: x.txt"},
-	}
-	for _, tt := range tests {
-		if got := fails(t, env, MovePath, tt.args); got != tt.want {
-			t.Errorf("%s\n got: %s\nwant: %s", tt.args, got, tt.want)
-		}
-	}
+	})
 }
 
 func TestDeletePath(t *testing.T) {
@@ -50,17 +45,12 @@ func TestDeletePath(t *testing.T) {
 
 func TestDeletePath_Refusals(t *testing.T) {
 	env := newEnv(t, "tree/a.txt", "x")
-	tests := []struct{ args, want string }{
+	checkRefusals(t, env, DeletePath, []refusal{
 		{`{"path":"tree"}`, "tree is a directory that is not empty; set recursive to delete it with everything in it"},
 		{`{"path":".","recursive":true}`, "refusing to delete the working directory or a directory containing it (" + env.Dir + ")"},
 		{`{"path":"..","recursive":true}`, "refusing to delete the working directory or a directory containing it (" + filepath.Dir(env.Dir) + ")"},
 		{`{"path":"ghost"}`, "ghost does not exist"},
-	}
-	for _, tt := range tests {
-		if got := fails(t, env, DeletePath, tt.args); got != tt.want {
-			t.Errorf("%s\n got: %s\nwant: %s", tt.args, got, tt.want)
-		}
-	}
+	})
 	if readBack(t, env, "tree/a.txt") != "x" {
 		t.Error("refused delete removed a file")
 	}

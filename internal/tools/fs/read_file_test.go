@@ -39,19 +39,14 @@ func TestReadFile_Refusals(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(env.Dir, "pipe"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct{ args, want string }{
+	checkRefusals(t, env, ReadFile, []refusal{
 		{`{"path":"mian.go"}`, "mian.go does not exist; did you mean main.go?"},
 		{`{"path":"nowhere/x.go"}`, "nowhere/x.go does not exist"},
 		{`{"path":"sub"}`, "sub is a directory, not a file; use list_dir to see inside it"},
 		{`{"path":"img.png"}`, "img.png is a binary file (16 B); read_file shows text only"},
 		{`{"path":"short.txt","offset":9}`, "offset 9 is past the end of short.txt, which has 2 lines"},
 		{`{"path":"pipe"}`, "pipe is not a regular file (p---------)"},
-	}
-	for _, tt := range tests {
-		if got := fails(t, env, ReadFile, tt.args); got != tt.want {
-			t.Errorf("%s\n got: %s\nwant: %s", tt.args, got, tt.want)
-		}
-	}
+	})
 }
 
 func TestReadFile_OutputCap(t *testing.T) {

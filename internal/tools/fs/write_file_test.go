@@ -52,16 +52,11 @@ func TestWriteFile_FollowsSymlink(t *testing.T) {
 func TestWriteFile_Refusals(t *testing.T) {
 	env := newEnv(t, "blob.bin", "\x00\x01\x02", "file", "")
 	os.Mkdir(filepath.Join(env.Dir, "dir"), 0o755)
-	tests := []struct{ args, want string }{
+	checkRefusals(t, env, WriteFile, []refusal{
 		{`{"path":"blob.bin","content":"x"}`, "blob.bin is a binary file; the editing tools change text only"},
 		{`{"path":"dir","content":"x"}`, "dir is a directory, not a file"},
 		{`{"path":"file/child","content":"x"}`, "file/child: stat failed: not a directory"},
-	}
-	for _, tt := range tests {
-		if got := fails(t, env, WriteFile, tt.args); got != tt.want {
-			t.Errorf("%s\n got: %s\nwant: %s", tt.args, got, tt.want)
-		}
-	}
+	})
 	if readBack(t, env, "blob.bin") != "\x00\x01\x02" {
 		t.Error("refused write changed the file")
 	}
