@@ -65,14 +65,7 @@ func TestKindsOf(t *testing.T) {
 func TestRank_PayloadKindCounts(t *testing.T) {
 	sms := &tools.Tool{Name: "send_sms", Description: "Send an SMS to a phone number"}
 	mail := &tools.Tool{Name: "send_mail", Description: "Send an email to an address"}
-	for _, cat := range [][]*tools.Tool{{sms, mail}, {mail, sms}} {
-		ix := NewIndex(cat)
-		for in, want := range map[string]string{"send +15551234567 hi": "send_sms", "send bob@example.org hi": "send_mail"} {
-			if hits := ix.Rank(Query{Input: in}); len(hits) == 0 || hits[0].Tool.Name != want {
-				t.Errorf("%q ranked %v first, want %s", in, hits, want)
-			}
-		}
-	}
+	checkRankedFirst(t, []*tools.Tool{sms, mail}, map[string]string{"send +15551234567 hi": "send_sms", "send bob@example.org hi": "send_mail"})
 }
 
 // The kinds beyond addresses: a range, a sum, a temperature, a clock time
@@ -85,14 +78,22 @@ func TestRank_MoreKindsCount(t *testing.T) {
 		{Name: "flight_position", Description: "Live position of a flight"},
 		{Name: "notes", Description: "Keep notes and look them up"},
 	}
-	for in, want := range map[string]string{
+	checkRankedFirst(t, cat, map[string]string{
 		"and 192.168.4.9 vs 192.168.0.0/16?": "ip_info",
 		"cat s3://acme-logs/today.txt":       "read_object",
 		"has LH400 landed yet":               "flight_position",
-	} {
-		for _, order := range [][]*tools.Tool{cat, reversed(cat)} {
-			if hits := NewIndex(order).Rank(Query{Input: in}); len(hits) == 0 || hits[0].Tool.Name != want {
-				t.Errorf("%q ranked %v first, want %s", in, hits, want)
+	})
+}
+
+// checkRankedFirst fails t for each request (a key of want) that does not
+// rank the tool want names first, over cat in its order and reversed.
+func checkRankedFirst(t *testing.T, cat []*tools.Tool, want map[string]string) {
+	t.Helper()
+	for _, order := range [][]*tools.Tool{cat, reversed(cat)} {
+		ix := NewIndex(order)
+		for in, name := range want {
+			if hits := ix.Rank(Query{Input: in}); len(hits) == 0 || hits[0].Tool.Name != name {
+				t.Errorf("%q ranked %v first, want %s", in, hits, name)
 			}
 		}
 	}
