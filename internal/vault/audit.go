@@ -217,5 +217,5 @@ func scanAudit(ctx context.Context, q querier, query string, args ...any) ([]Aud
 			&e.DurationMS, &e.Size, &e.PrevHash, &e.Hash, &e.KeyID, &e.Origin)
 		return e, err
 	}, query, args...)
-	return out, classify(err) // a row's error too; a scan's is none classify changes
+	return out, classify(err) // the rows' error as before; classify leaves a scan error as it is
 }
