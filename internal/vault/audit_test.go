@@ -216,7 +216,7 @@ func TestVerifyAudit_Anchor(t *testing.T) {
 // processes would be; appends must still form one chain.
 func TestAudit_ConcurrentWritersKeepOneChain(t *testing.T) {
 	s, home := openTemp(t)
-	appendersOn(t, home, 4, 50, nil).Wait()
+	appendersOn(t, home, 4, 50, nil, nil).Wait()
 	r := verify(t, s)
 	if r.Rows != 200 || len(r.Problems) != 0 || r.Anchor != "checked" {
 		t.Fatalf("report = %+v", r)
@@ -229,16 +229,19 @@ func TestAudit_ConcurrentWritersKeepOneChain(t *testing.T) {
 func TestVerifyAudit_NoFalseAlarmsBesideWriters(t *testing.T) {
 	s, home := openTemp(t)
 	var done atomic.Int32
-	wg := appendersOn(t, home, 3, 150, &done)
+	p := newPace()
+	wg := appendersOn(t, home, 3, 150, &done, p)
 	runs, seen := 0, map[int]bool{}
-	for done.Load() < 3 && runs < 200 {
+	for done.Load() < 3 { // the writers wait for these, so each ends
 		r := verify(t, s)
 		if len(r.Problems) != 0 {
 			t.Errorf("run %d at %d rows: false alarm %s", runs, r.Rows, problemText(r))
 		}
 		seen[r.Rows] = true
 		runs++
+		p.verified()
 	}
+	p.stop()
 	wg.Wait()
 	if len(seen) < 2 {
 		t.Fatalf("verification never overlapped the writers (row counts seen: %v)", seen)
@@ -248,9 +251,49 @@ func TestVerifyAudit_NoFalseAlarmsBesideWriters(t *testing.T) {
 	}
 }
 
+// pace makes writers wait, every paceRows rows, for a verification to end,
+// so that verifications fall among the writes however the machine
+// schedules them.
+type pace struct {
+	mu      sync.Mutex
+	next    chan struct{} // closed when the next verification ends
+	stopped bool
+}
+
+const paceRows = 25
+
+func newPace() *pace { return &pace{next: make(chan struct{})} }
+
+func (p *pace) wait() {
+	p.mu.Lock()
+	next := p.next
+	p.mu.Unlock()
+	<-next
+}
+
+func (p *pace) verified() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.stopped {
+		close(p.next)
+		p.next = make(chan struct{})
+	}
+}
+
+// stop lets every writer go on without waiting.
+func (p *pace) stop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.stopped {
+		p.stopped = true
+		close(p.next)
+	}
+}
+
 // appendersOn starts n writers, each on a Store of its own over home, that
-// append rows each, and counts each that ends in done (when not nil).
-func appendersOn(t *testing.T, home string, n, rows int, done *atomic.Int32) *sync.WaitGroup {
+// append rows each, and counts each that ends in done (when not nil); with
+// a pace, each waits for a verification every paceRows rows.
+func appendersOn(t *testing.T, home string, n, rows int, done *atomic.Int32, p *pace) *sync.WaitGroup {
 	var wg sync.WaitGroup
 	for range n {
 		other, err := Open(context.Background(), home, Options{})
@@ -261,9 +304,16 @@ func appendersOn(t *testing.T, home string, n, rows int, done *atomic.Int32) *sy
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			appendN(t, other, rows)
 			if done != nil {
-				done.Add(1)
+				defer done.Add(1)
+			}
+			for left := rows; left > 0; left -= paceRows {
+				if p == nil {
+					appendN(t, other, left)
+					break
+				}
+				appendN(t, other, min(left, paceRows))
+				p.wait()
 			}
 		}()
 	}
