@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"tai/internal/llm"
+	"tai/internal/textsafe"
 )
 
 // Compaction keeps a long conversation within the model's context window:
@@ -185,8 +186,5 @@ func clipText(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + " …[cut]"
+	return textsafe.Head(s, n) + " …[cut]"
 }

@@ -119,3 +119,17 @@ func stringBodyLen(s string) int {
 	}
 	return len(s)
 }
+
+// Head is the longest beginning of s of at most n bytes that does not end
+// inside a UTF-8 sequence: s itself when it fits, so that text cut to a
+// size never ends in half a character.
+func Head[T ~string | ~[]byte](s T, n int) T {
+	if len(s) <= n {
+		return s
+	}
+	n = max(n, 0)
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

@@ -52,3 +52,28 @@ func FuzzClean(f *testing.F) {
 		}
 	})
 }
+
+func TestHead(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"hello", 10, "hello"},
+		{"hello", 5, "hello"},
+		{"hello", 3, "hel"},
+		{"héllo", 2, "h"}, // é is two bytes: its first alone would be half a character
+		{"héllo", 3, "hé"},
+		{"日本", 4, "日"},
+		{"日本", 2, ""},
+		{"abc", 0, ""},
+		{"abc", -1, ""},
+	} {
+		if got := Head(tc.s, tc.n); got != tc.want {
+			t.Errorf("Head(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
+		}
+		if got := string(Head([]byte(tc.s), tc.n)); got != tc.want {
+			t.Errorf("Head([]byte(%q), %d) = %q, want %q", tc.s, tc.n, got, tc.want)
+		}
+	}
+}

@@ -3,7 +3,7 @@ package tools
 import (
 	"bytes"
 	"encoding/json"
-	"unicode/utf8"
+	"tai/internal/textsafe"
 )
 
 // digestMax caps the argument digest of the default approval screen.
@@ -57,9 +57,5 @@ func CompactArgs(args json.RawMessage, max int) string {
 	if len(s) <= max {
 		return s
 	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "… (arguments cut)"
+	return textsafe.Head(s, max) + "… (arguments cut)"
 }

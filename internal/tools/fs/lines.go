@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"tai/internal/textsafe"
 	"unicode/utf8"
 )
 
@@ -43,13 +44,7 @@ func readLine(r *bufio.Reader) (line []byte, cut int, err error) {
 		if n := len(line); n == content && n > 0 && line[n-1] == '\r' {
 			line, content = line[:n-1], content-1
 		}
-		if len(line) > lineCap {
-			keep := lineCap
-			for keep > 0 && !utf8.RuneStart(line[keep]) {
-				keep--
-			}
-			line = line[:keep]
-		}
+		line = textsafe.Head(line, lineCap)
 		return line, content - len(line), nil
 	}
 }

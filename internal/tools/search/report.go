@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
+	"tai/internal/textsafe"
 	"tai/internal/tools"
 )
 
@@ -87,11 +87,8 @@ func cut(s string) string {
 	if len(s) <= lineShow {
 		return s
 	}
-	n := lineShow
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + fmt.Sprintf(" … [%d more bytes]", len(s)-n)
+	head := textsafe.Head(s, lineShow)
+	return head + fmt.Sprintf(" … [%d more bytes]", len(s)-len(head))
 }
 
 // result is the report's text, with a note when it was cut.

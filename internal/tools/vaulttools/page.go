@@ -3,6 +3,7 @@ package vaulttools
 import (
 	"fmt"
 	"strings"
+	"tai/internal/textsafe"
 	"unicode/utf8"
 )
 
@@ -49,14 +50,8 @@ func byteRange(body string, offset, limit int) (page, error) {
 	if offset >= total {
 		return page{}, fmt.Errorf("offset %d is past the end (%d bytes)", offset, total)
 	}
-	start := offset
-	for start > 0 && !utf8.RuneStart(body[start]) {
-		start--
-	}
-	end := min(start+min(limit, pageMax), total)
-	for end < total && !utf8.RuneStart(body[end]) {
-		end--
-	}
+	start := len(textsafe.Head(body, offset))
+	end := len(textsafe.Head(body, min(start+min(limit, pageMax), total)))
 	if end <= start {
 		_, size := utf8.DecodeRuneInString(body[start:])
 		end = start + size
