@@ -1,4 +1,4 @@
-package reaper
+package reaper_test
 
 import (
 	"bufio"
@@ -11,11 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"tai/internal/reaper"
 	"tai/internal/tools/proctest"
 )
 
 func TestMain(m *testing.M) {
-	if code, ok := Main(os.Args[1:]); ok {
+	if code, ok := reaper.Main(os.Args[1:]); ok {
 		os.Exit(code)
 	}
 	os.Exit(m.Run())
@@ -26,7 +27,7 @@ func watched(t *testing.T, script string, grace time.Duration) (*exec.Cmd, *bufi
 	t.Helper()
 	cmd := exec.Command("sh", "-c", script)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if !Wrap(cmd, grace) {
+	if !reaper.Wrap(cmd, grace) {
 		t.Fatal("Wrap left the command alone")
 	}
 	out, err := cmd.StdoutPipe()
@@ -72,7 +73,7 @@ func TestWatcher_StopKillsAChildIgnoringSIGTERM(t *testing.T) {
 	if line, _ := out.ReadString('\n'); line != "ready\n" {
 		t.Fatalf("read %q", line)
 	}
-	if err := Stop(cmd.Process.Pid); err != nil {
+	if err := reaper.Stop(cmd.Process.Pid); err != nil {
 		t.Fatal(err)
 	}
 	err := cmd.Wait()
@@ -87,7 +88,7 @@ func TestWatcher_StopKillsAChildIgnoringSIGTERM(t *testing.T) {
 func TestWrap_LeavesAFailingCommandAlone(t *testing.T) {
 	for _, name := range []string{"/nonexistent/server", "no-such-program-anywhere"} {
 		cmd := exec.Command(name)
-		if Wrap(cmd, time.Second) {
+		if reaper.Wrap(cmd, time.Second) {
 			t.Errorf("%s: wrapped", name)
 		}
 		if err := cmd.Start(); err == nil {

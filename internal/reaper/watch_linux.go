@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -146,24 +144,11 @@ func (w *watcher) killAll() {
 // descendants lists the running (not zombie) processes below root, read
 // from /proc in one pass.
 func descendants(root int) []int {
-	ents, _ := os.ReadDir("/proc")
 	kids := map[int][]int{}
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
+	for _, p := range Processes() {
+		if p.State != "Z" && p.State != "X" {
+			kids[p.PPID] = append(kids[p.PPID], p.PID)
 		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue // gone meanwhile
-		}
-		s := string(b)
-		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]) // state ppid …
-		if len(f) < 2 || f[0] == "Z" || f[0] == "X" {
-			continue
-		}
-		ppid, _ := strconv.Atoi(f[1])
-		kids[ppid] = append(kids[ppid], pid)
 	}
 	var out []int
 	for queue := kids[root]; len(queue) > 0; queue = queue[1:] {

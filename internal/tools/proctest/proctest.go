@@ -9,8 +9,8 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"syscall"
+	"tai/internal/reaper"
 	"testing"
 	"time"
 )
@@ -79,40 +79,21 @@ func AssertGroupKilled(t *testing.T, pgid int) {
 	t.Helper()
 	for _, p := range members(pgid) {
 		switch {
-		case p.ppid == os.Getpid():
-			AssertKilled(t, p.pid)
-		case p.state != "Z" && p.state != "X" && p.exitCode == "0":
-			t.Errorf("process %d of group %d is still running (parent %d)", p.pid, pgid, p.ppid)
+		case p.PPID == os.Getpid():
+			AssertKilled(t, p.PID)
+		case p.State != "Z" && p.State != "X" && p.ExitCode == "0":
+			t.Errorf("process %d of group %d is still running (parent %d)", p.PID, pgid, p.PPID)
 		}
 	}
 }
 
-type member struct {
-	pid, ppid int
-	state     string
-	exitCode  string // the last /proc stat field: non-zero once exit began
-}
-
 // members lists the processes of group pgid, zombies included.
-func members(pgid int) []member {
-	ents, _ := os.ReadDir("/proc")
-	var out []member
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
+func members(pgid int) []reaper.Process {
+	var out []reaper.Process
+	for _, p := range reaper.Processes() {
+		if p.PGID == pgid {
+			out = append(out, p)
 		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]) // state ppid pgrp …
-		if len(f) < 3 || f[2] != strconv.Itoa(pgid) {
-			continue
-		}
-		ppid, _ := strconv.Atoi(f[1])
-		out = append(out, member{pid: pid, ppid: ppid, state: f[0], exitCode: f[len(f)-1]})
 	}
 	return out
 }
