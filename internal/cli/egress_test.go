@@ -102,10 +102,7 @@ func TestREPL_SandboxedCommandAsksForAHost(t *testing.T) {
 	if n := strings.Count(tm.screen(), "wants to reach"); n != 1 {
 		t.Errorf("asked %d times, want once", n)
 	}
-	tm.send("/exit\r")
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.quit()
 	out, err := taiCmd(tm.home, "permissions").CombinedOutput()
 	if err != nil || !regexp.MustCompile(`network +`+regexp.QuoteMeta(host)+` for fetchurl`).Match(out) {
 		t.Errorf("the grant is not listed: %v\n%s", err, out)

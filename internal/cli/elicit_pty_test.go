@@ -58,9 +58,7 @@ func TestMCPCall_ElicitFormAtATerminal(t *testing.T) {
 				tm.waitText(`MCP server feat would get:\n +Your name: Ada\n +age: (30|41)\n`)
 				tm.send(c.keys[2])
 			}
-			if code := tm.exitCode(); code != 0 {
-				t.Fatalf("exit code %d", code)
-			}
+			tm.exitOK()
 			tm.drain()
 			if s := strings.ReplaceAll(tm.screen(), "\n", ""); !strings.Contains(s, c.reply) {
 				t.Fatalf("the server got no %s:\n%s", c.reply, tm.screen())
@@ -85,9 +83,7 @@ func TestMCPCall_ElicitURLAtATerminal(t *testing.T) {
 		tm := elicitCall(t, env, "elicit", `{"params":{"mode":"url","elicitationId":"e1","url":"https://login.example.com/connect?x=1","message":"Connect your account"}}`)
 		tm.waitText(`asks you to open a web page[^\n]*\n +│ Connect your account\n +URL: +https://login\.example\.com/connect\?x=1\n +host: LOGIN\.EXAMPLE\.COM`)
 		tm.send("d")
-		if code := tm.exitCode(); code != 0 {
-			t.Fatalf("exit code %d", code)
-		}
+		tm.exitOK()
 		tm.drain()
 		if s := tm.screen(); !strings.Contains(s, `"result":{"action":"decline"}`) {
 			t.Fatalf("no decline sent:\n%s", s)
@@ -108,9 +104,7 @@ func TestMCPCall_ElicitURLAtATerminal(t *testing.T) {
 			t.Fatal(err)
 		}
 		tm.waitText(`the server says the browser step is done`)
-		if code := tm.exitCode(); code != 0 {
-			t.Fatalf("exit code %d", code)
-		}
+		tm.exitOK()
 		tm.drain()
 		if s := tm.screen(); !strings.Contains(s, "url step done") {
 			t.Fatalf("the call was not sent again:\n%s", s)
@@ -160,10 +154,7 @@ func TestREPL_ElicitationKeepsSecretsOut(t *testing.T) {
 	}
 	tm.waitText(`Linked\.`)
 	tm.waitPrompt("default", 2)
-	tm.send("/exit\r")
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.quit()
 	out, err := taiCmdOut(t, home, "audit", "--kind", "mcp-elicit")
 	if err != nil || !strings.Contains(out, "feat/form") || !strings.Contains(out, "accept") || strings.Contains(out, token) {
 		t.Fatalf("audit: %v\n%s", err, out)

@@ -38,6 +38,17 @@ func addFeaturesWith(t *testing.T, tools string) string {
 	return home
 }
 
+// releaseAtProgress waits until the cursor's line shows the progress line
+// (shown holds), then creates hold, which lets the fake server's progress
+// call finish.
+func (tm *ptyTerm) releaseAtProgress(hold string, shown func(cursor string) bool) {
+	tm.t.Helper()
+	tm.waitFor("the progress line", func(_, cursor string) bool { return shown(cursor) })
+	if err := os.WriteFile(hold, nil, 0o600); err != nil {
+		tm.t.Fatal(err)
+	}
+}
+
 // A bridged call's progress is a live line at a terminal: in the REPL on
 // the spinner's line, with the server's name, its message and a bar,
 // replaced in place and gone once the call ended.
@@ -52,21 +63,15 @@ func TestREPL_ProgressIsALiveLine(t *testing.T) {
 	tm := startTerm(t, srv, dir, []string{"TAI_HOME=" + home}, "--yolo")
 	tm.waitPrompt("default", 1)
 	tm.send("go\r")
-	tm.waitFor("the progress line", func(s, cursor string) bool {
+	tm.releaseAtProgress(hold, func(cursor string) bool {
 		return strings.Contains(cursor, "running mcp_feat_progress") && strings.Contains(cursor, "feat: step 3 ██████████ 100%")
 	})
-	if err := os.WriteFile(hold, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
 	tm.waitText(`\nFinished\.\n`)
 	tm.waitPrompt("default", 2)
 	if s := tm.screen(); strings.Contains(s, "step 3") {
 		t.Errorf("the progress line stayed on the screen:\n%s", s)
 	}
-	tm.send("/exit\r")
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.quit()
 }
 
 // In one-shot mode at a terminal the live line is drawn on stderr and
@@ -80,15 +85,10 @@ func TestOneShot_ProgressIsALiveLine(t *testing.T) {
 		{Text: text("Finished.")},
 	}})
 	tm := startTerm(t, srv, dir, []string{"TAI_HOME=" + home}, "--yolo", "go")
-	tm.waitFor("the progress line", func(s, cursor string) bool {
+	tm.releaseAtProgress(hold, func(cursor string) bool {
 		return strings.Contains(cursor, "feat: step 3 ██████████ 100%")
 	})
-	if err := os.WriteFile(hold, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.exitOK()
 	tm.drain()
 	if s := tm.screen(); !strings.Contains(s, "Finished.") || strings.Contains(s, "step 3") {
 		t.Errorf("want the answer and no progress left:\n%s", s)
@@ -110,10 +110,7 @@ func TestREPL_ServerErrorIsANotice(t *testing.T) {
 	tm.waitText(`\ntai: MCP server feat logged error: disk \\x1b\[2Jfull — see ` + "`tai mcp logs feat`" + `\n`)
 	tm.waitText(`\nLogged\.\n`)
 	tm.waitPrompt("default", 2)
-	tm.send("/exit\r")
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.quit()
 }
 
 // tai mcp logs --follow prints the lines kept, then each new one another
@@ -202,10 +199,7 @@ func TestREPL_AddDirChangesTheRoots(t *testing.T) {
 	tm.send("and now?\r")
 	tm.waitText(`\nTwo roots\.\n`)
 	tm.waitPrompt("default", 4)
-	tm.send("/exit\r")
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.quit()
 	reqs := srv.Requests()
 	first := toolResults(reqs[1].Messages)
 	want := `{"uri":"` + rootOf(dir, false).URI + `","name":"my project"}`
@@ -230,15 +224,10 @@ func TestMCPCall_ProgressIsALiveLine(t *testing.T) {
 	hold := filepath.Join(dir, "release")
 	srv := llmtest.Start(t, llmtest.Script{})
 	tm := startTerm(t, srv, dir, []string{"TAI_HOME=" + home}, "mcp", "call", "feat", "progress", fmt.Sprintf(`{"hold":%q}`, hold), "--yes")
-	tm.waitFor("the progress line", func(s, cursor string) bool {
+	tm.releaseAtProgress(hold, func(cursor string) bool {
 		return strings.HasPrefix(cursor, "⋯ feat: step 3 ██████████ 100%")
 	})
-	if err := os.WriteFile(hold, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.exitOK()
 	tm.drain()
 	if s := tm.screen(); !strings.Contains(s, "\ndone") && !strings.HasPrefix(s, "done") || strings.Contains(s, "step 3") {
 		t.Errorf("want the result and no progress left:\n%s", s)

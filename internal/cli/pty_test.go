@@ -211,3 +211,18 @@ func (tm *ptyTerm) exitCode() int {
 	}
 	return 0
 }
+
+// exitOK waits for tai to exit and fails the test unless its code is 0.
+func (tm *ptyTerm) exitOK() {
+	tm.t.Helper()
+	if code := tm.exitCode(); code != 0 {
+		tm.t.Fatalf("exit code %d", code)
+	}
+}
+
+// quit types /exit and waits for tai to leave with 0.
+func (tm *ptyTerm) quit() {
+	tm.t.Helper()
+	tm.send("/exit\r")
+	tm.exitOK()
+}

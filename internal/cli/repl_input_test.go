@@ -50,10 +50,7 @@ func TestREPL_PasteIsOneMessage(t *testing.T) {
 	tm.waitPromptAfter(`\nTwo lines\.\n.* in .* out .*\n`)
 	tm.send("/cost\r")
 	tm.waitPromptAfter(`this session: 2 turn\(s\), [0-9.k]+ input tokens \([0-9.k]+ read from the provider's cache.*\n.*\n`)
-	tm.send("/exit\r")
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.quit()
 }
 
 // TestREPL_AtPathAndShell: @path attaches a file of the workspace; a file
@@ -110,10 +107,7 @@ func TestREPL_AtPathAndShell(t *testing.T) {
 	}
 	tm.waitText(`\nSaw the output\.\n`)
 	tm.waitPrompt("default", 5)
-	tm.send("/exit\r")
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.quit()
 	for _, r := range srv.Requests() {
 		if strings.Contains(r.LastUser(), "not for the model") {
 			t.Fatal("the denied file reached the model")
@@ -157,8 +151,5 @@ func TestREPL_CompactByHand(t *testing.T) {
 		t.Fatalf("after /compact the model got %+v", last.Messages)
 	}
 	tm.waitText(`\nthird answer\n`)
-	tm.send("/exit\r")
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.quit()
 }

@@ -77,10 +77,7 @@ func TestREPL_MCPPrompts(t *testing.T) {
 	tm.send("/fake:nope\r")
 	tm.waitText(`tai: no MCP prompt /fake:nope; /prompts lists them`)
 	tm.waitPrompt("default", 7)
-	tm.send("/exit\r")
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.quit()
 
 	reqs := srv.Requests()
 	if len(reqs) != 3 {

@@ -67,10 +67,7 @@ func TestREPL_AtResource(t *testing.T) {
 	}
 	tm.waitText(`\nPlain text\.\n`)
 	tm.waitPrompt("default", 3)
-	tm.send("/exit\r")
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.quit()
 }
 
 // TestREPL_WatchResource: /watch @SERVER:URI follows a resource (Tab
@@ -106,11 +103,7 @@ func TestREPL_WatchResource(t *testing.T) {
 	waitRequest(t, arrived)
 	tm.waitText(`\nIt will change\.\n`)
 	tm.waitPrompt("default", 4)
-	tm.send("half a mess")
-	tm.waitFor("the draft", func(_, cursor string) bool { return cursor == "default> half a mess" })
-	if err := os.WriteFile(hold, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	tm.releaseUnderDraft("half a mess", hold)
 	tm.waitFor("the change above the draft", func(s, cursor string) bool {
 		return strings.HasSuffix(s, "tai: @feat:test://a changed; @feat:test://a in a message attaches it as it is now\ndefault> half a mess") &&
 			cursor == "default> half a mess"
@@ -133,10 +126,7 @@ func TestREPL_WatchResource(t *testing.T) {
 	tm.waitText(`tai: @nosuch:x is not a resource of an MCP server enabled for this profile; /watch @SERVER:URI \(Tab completes it\)\n`)
 	tm.send("/watch\r")
 	tm.waitText(`no resource is followed; /watch @SERVER:URI follows one\n`)
-	tm.send("/exit\r")
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.quit()
 }
 
 // TestREPL_TaskGoesToTheBackground: a call whose tool runs as a task and
@@ -167,11 +157,7 @@ func TestREPL_TaskGoesToTheBackground(t *testing.T) {
 	}
 	tm.waitText(`\nStarted\.\n`)
 	tm.waitPrompt("default", 2)
-	tm.send("so")
-	tm.waitFor("the draft", func(_, cursor string) bool { return cursor == "default> so" })
-	if err := os.WriteFile(hold, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	tm.releaseUnderDraft("so", hold)
 	tm.waitFor("the task's end above the draft", func(s, cursor string) bool {
 		return strings.Contains(s, "tai: task task-1 of MCP server slow (research) finished after") &&
 			strings.HasSuffix(s, "its result goes to the model with your next message\ndefault> so") && cursor == "default> so"
@@ -183,8 +169,17 @@ func TestREPL_TaskGoesToTheBackground(t *testing.T) {
 		t.Fatalf("the model got %q, want %q", got, want)
 	}
 	tm.waitText(`\nGot it\.\n`)
-	tm.send("/exit\r")
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
+	tm.quit()
+}
+
+// releaseUnderDraft types draft at the prompt and, once it shows, creates
+// hold, which lets the fake server's held call finish: what that causes
+// is drawn above the draft.
+func (tm *ptyTerm) releaseUnderDraft(draft, hold string) {
+	tm.t.Helper()
+	tm.send(draft)
+	tm.waitFor("the draft", func(_, cursor string) bool { return cursor == "default> "+draft })
+	if err := os.WriteFile(hold, nil, 0o600); err != nil {
+		tm.t.Fatal(err)
 	}
 }

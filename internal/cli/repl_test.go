@@ -52,10 +52,7 @@ func TestREPL_Screen(t *testing.T) {
 	tm.waitText(`\nHello from the fake\.\nSecond line\.\n`)
 	tm.waitPrompt("default", 4)
 
-	tm.send("/exit\r")
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.quit()
 
 	reqs := srv.Requests()
 	if len(reqs) != 2 {
@@ -91,9 +88,7 @@ func TestREPL_ThreeStepTurn(t *testing.T) {
 	tm.waitText(`\nBlue it is; the notes say hi\.\n`)
 	tm.waitPrompt("default", 2)
 	tm.send("\x04") // Ctrl-D on an empty line
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.exitOK()
 
 	reqs := srv.Requests()
 	if len(reqs) != 3 {
@@ -163,10 +158,7 @@ func TestREPL_Approval(t *testing.T) {
 	tm.send("\x03")
 	tm.waitText(`\ncancelled\n`)
 	tm.waitPrompt("default", 5)
-	tm.send("/exit\r")
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.quit()
 
 	for name, want := range map[string]bool{"a.txt": true, "b.txt": false, "c.txt": true, "d.txt": true, "e.txt": false} {
 		if _, err := os.Stat(filepath.Join(dir, name)); (err == nil) != want {
@@ -230,10 +222,7 @@ func TestREPL_MissingKey(t *testing.T) {
 	tm.send("hi again\r")
 	tm.waitText(`\nyou said: hi again\n`)
 	tm.waitPrompt("default", 4)
-	tm.send("/exit\r")
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.quit()
 }
 
 // TestREPL_SlashCommands: the REPL's own commands and tai's subcommands
@@ -265,10 +254,7 @@ func TestREPL_SlashCommands(t *testing.T) {
 	tm.send("/sessions\r")
 	tm.waitText(`no conversations yet on profile work`)
 	tm.waitPrompt("work", 2)
-	tm.send("/exit\r")
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.quit()
 	// The second conversation started fresh.
 	reqs := srv.Requests()
 	if m := reqs[len(reqs)-1].Messages; len(m) != 1 || m[0].Content != "second" {
@@ -331,10 +317,7 @@ func TestREPL_MCP(t *testing.T) {
 	tm.send("y")
 	tm.waitText(`\nEchoed\.\n`)
 	tm.waitPrompt("default", 4)
-	tm.send("/exit\r")
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.quit()
 	if got := toolResults(srv.Requests()[1].Messages); len(got) != 1 || got[0].Content != "through the bridge" {
 		t.Fatalf("the model received %+v", got)
 	}
@@ -375,10 +358,7 @@ func TestREPL_ShellAlwaysIsNarrow(t *testing.T) {
 	tm.send("/permissions\r")
 	tm.waitText(`\ncommand +touch `)
 	tm.waitPrompt("default", 3)
-	tm.send("/exit\r")
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.quit()
 	for name, want := range map[string]bool{"one.txt": true, "two.txt": true} {
 		if _, err := os.Stat(filepath.Join(dir, name)); (err == nil) != want {
 			t.Errorf("%s exists = %v, want %v", name, err == nil, want)

@@ -46,9 +46,7 @@ func TestMCPCall_SamplingApprovedAtTheTerminal(t *testing.T) {
 	tm.waitText(`tai would send the model's reply to MCP server feat`)
 	tm.waitText(`│ The answer is four\.`)
 	tm.send("s")
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.exitOK()
 	tm.drain()
 	if s := tm.screen(); !strings.Contains(s, `"text":"The answer is four."`) || !strings.Contains(s, `"model":"openai:fake-model"`) {
 		t.Errorf("the server did not answer with the reply:\n%s", s)
@@ -67,9 +65,7 @@ func TestMCPCall_SamplingDeniedAtTheTerminal(t *testing.T) {
 	tm := startTerm(t, srv, t.TempDir(), []string{"TAI_HOME=" + home}, "mcp", "call", "--yes", "feat", "sample")
 	tm.waitText(`sampling request from MCP server feat`)
 	tm.send("n")
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.exitOK()
 	tm.drain()
 	if s := tm.screen(); !strings.Contains(s, `"code":-1`) || !strings.Contains(s, "declined") {
 		t.Errorf("the server did not get the refusal:\n%s", s)
@@ -107,10 +103,7 @@ func TestREPL_SamplingAsksEvenUnderYolo(t *testing.T) {
 	}
 	tm.waitText(`\nDone\.\n`)
 	tm.waitPrompt("default", 2)
-	tm.send("/exit\r")
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.quit()
 }
 
 // With nobody at a terminal a sampling request is refused, with one line
@@ -159,9 +152,7 @@ func TestMCPCall_SamplingAlwaysForTheServer(t *testing.T) {
 	tm.send("a")
 	tm.waitText(`│ first`)
 	tm.send("s")
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.exitOK()
 	out, err := taiCmd(home, "permissions").CombinedOutput()
 	if err != nil || !regexp.MustCompile(`(?m)^sampling\s+feat\s`).Match(out) {
 		t.Errorf("tai permissions: %v\n%s", err, out)
@@ -172,9 +163,7 @@ func TestMCPCall_SamplingAlwaysForTheServer(t *testing.T) {
 		t.Errorf("the grant did not cover the request screen:\n%s", s)
 	}
 	tm.send("s")
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.exitOK()
 }
 
 // What a server sends is shown with every character visible: an escape
@@ -192,9 +181,7 @@ func TestMCPCall_SamplingScreenShowsEveryCharacter(t *testing.T) {
 		}
 	}
 	tm.send("n")
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.exitOK()
 }
 
 // One-shot mode at a terminal asks as the REPL does; the model's reply
@@ -211,9 +198,7 @@ func TestOneShot_SamplingAtTheTerminal(t *testing.T) {
 	tm.send("y")
 	tm.waitText(`tai would send the model's reply to MCP server feat`)
 	tm.send("s")
-	if code := tm.exitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
-	}
+	tm.exitOK()
 	tm.drain()
 	if s := tm.screen(); !strings.Contains(s, "The server heard four.") {
 		t.Errorf("no answer after the sampling:\n%s", s)

@@ -72,11 +72,7 @@ func startServe(t *testing.T, home string, model *llmtest.Server, args ...string
 // one audit row of origin served-chat. SIGTERM ends the server with exit 0.
 func TestServe_RealBinary(t *testing.T) {
 	ctx := context.Background()
-	home := filepath.Join(t.TempDir(), "home")
-	s, err := vault.Open(ctx, home, vault.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, home := openVault(t)
 	srv := vault.MCPServer{Name: "foreign", Transport: "stdio", Command: os.Args[0], Source: "explicit",
 		Env: map[string]string{"TAI_FAKE_MCP": "1", "TAI_FAKE_TOOLS": `[{"name":"echo","description":"echo through the foreign server"}]`}}
 	srv.ConsentedHash = bridge.LaunchHash(bridge.EntryOf(srv))
@@ -217,11 +213,7 @@ func TestServe_WrongKeyIsRefused(t *testing.T) {
 // profile's is not found (-32002), and the capabilities say so.
 func TestServe_RecordsAreResources(t *testing.T) {
 	ctx := context.Background()
-	home := filepath.Join(t.TempDir(), "home")
-	s, err := vault.Open(ctx, home, vault.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, home := openVault(t)
 	mine, err1 := s.PutRecord(ctx, "default", "spill", "record body")
 	theirs, err2 := s.PutRecord(ctx, "work", "spill", "not served")
 	s.Close()
