@@ -29,9 +29,7 @@ const secretWarning = "warning: this looks like a password, token or key. Server
 func (p *Person) Elicit(ctx context.Context, server string, r *elicit.Request) (elicit.Result, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.prepare != nil {
-		p.prepare()
-	}
+	p.readyScreen()
 	p.header(server, r)
 	if r.Mode == elicit.ModeURL {
 		return p.askURL(ctx, r)

@@ -41,6 +41,14 @@ func NewPerson(in LineReader, out io.Writer) *Person {
 	return &Person{in: in, out: out}
 }
 
+// readyScreen readies the screen for a question, where the REPL asks for
+// that (it stops the spinner).
+func (p *Person) readyScreen() {
+	if p.prepare != nil {
+		p.prepare()
+	}
+}
+
 // read reads one answer, turning Ctrl-C into the end of the turn.
 func (p *Person) read(ctx context.Context, prompt string) (string, error) {
 	s, err := p.in.ReadLine(ctx, prompt)
@@ -63,9 +71,7 @@ const hiddenWarning = `warning: this contains control or invisible characters, s
 func (p *Person) Consent(ctx context.Context, c tools.Consent, allowServer bool) (agent.Decision, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.prepare != nil {
-		p.prepare()
-	}
+	p.readyScreen()
 	var b strings.Builder
 	// Only blanks are trimmed: a trailing \r or U+00A0 is part of what runs.
 	raw := strings.Trim(c.Detail, " \t\n")
@@ -163,9 +169,7 @@ var decisionWords = map[agent.Decision]string{agent.AllowOnce: "once", agent.All
 func (p *Person) Ask(ctx context.Context, question string, choices []string) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.prepare != nil {
-		p.prepare()
-	}
+	p.readyScreen()
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n%s\n", strings.TrimRight(textsafe.Visible(question), "\n"))
 	for i, c := range choices {
@@ -186,9 +190,7 @@ func (p *Person) Ask(ctx context.Context, question string, choices []string) (st
 func (p *Person) YesNo(ctx context.Context, question string, def bool) (bool, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.prepare != nil {
-		p.prepare()
-	}
+	p.readyScreen()
 	hint := map[bool]string{true: "[Y/n]", false: "[y/N]"}[def]
 	io.WriteString(p.out, textsafe.VisibleLine(question)+"\n")
 	for {

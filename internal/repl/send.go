@@ -17,9 +17,7 @@ import (
 func (p *Person) Send(ctx context.Context, title, detail string) (bool, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.prepare != nil {
-		p.prepare()
-	}
+	p.readyScreen()
 	var b strings.Builder
 	raw := strings.Trim(detail, " \t\n")
 	shownTitle, shown := textsafe.VisibleLine(title), textsafe.Visible(raw)
