@@ -38,6 +38,21 @@ func addFeaturesWith(t *testing.T, tools string) string {
 	return home
 }
 
+// progressTerm runs tai with args at a terminal, in a home where server
+// feat is enabled, talking to a model that calls feat's progress tool and
+// then answers "Finished.". The call holds until the returned file exists.
+func progressTerm(t *testing.T, args ...string) (*ptyTerm, string) {
+	t.Helper()
+	home := addFeatures(t)
+	dir := t.TempDir()
+	hold := filepath.Join(dir, "release")
+	srv := llmtest.Start(t, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.Call{toolCall("mcp_feat_progress", fmt.Sprintf(`{"hold":%q}`, hold))}},
+		{Text: text("Finished.")},
+	}})
+	return startTerm(t, srv, dir, []string{"TAI_HOME=" + home}, args...), hold
+}
+
 // releaseAtProgress waits until the cursor's line shows the progress line
 // (shown holds), then creates hold, which lets the fake server's progress
 // call finish.
@@ -53,14 +68,7 @@ func (tm *ptyTerm) releaseAtProgress(hold string, shown func(cursor string) bool
 // the spinner's line, with the server's name, its message and a bar,
 // replaced in place and gone once the call ended.
 func TestREPL_ProgressIsALiveLine(t *testing.T) {
-	home := addFeatures(t)
-	dir := t.TempDir()
-	hold := filepath.Join(dir, "release")
-	srv := llmtest.Start(t, llmtest.Script{Turns: []llmtest.Turn{
-		{ToolCalls: []llmtest.Call{toolCall("mcp_feat_progress", fmt.Sprintf(`{"hold":%q}`, hold))}},
-		{Text: text("Finished.")},
-	}})
-	tm := startTerm(t, srv, dir, []string{"TAI_HOME=" + home}, "--yolo")
+	tm, hold := progressTerm(t, "--yolo")
 	tm.waitPrompt("default", 1)
 	tm.send("go\r")
 	tm.releaseAtProgress(hold, func(cursor string) bool {
@@ -77,14 +85,7 @@ func TestREPL_ProgressIsALiveLine(t *testing.T) {
 // In one-shot mode at a terminal the live line is drawn on stderr and
 // cleared before the answer.
 func TestOneShot_ProgressIsALiveLine(t *testing.T) {
-	home := addFeatures(t)
-	dir := t.TempDir()
-	hold := filepath.Join(dir, "release")
-	srv := llmtest.Start(t, llmtest.Script{Turns: []llmtest.Turn{
-		{ToolCalls: []llmtest.Call{toolCall("mcp_feat_progress", fmt.Sprintf(`{"hold":%q}`, hold))}},
-		{Text: text("Finished.")},
-	}})
-	tm := startTerm(t, srv, dir, []string{"TAI_HOME=" + home}, "--yolo", "go")
+	tm, hold := progressTerm(t, "--yolo", "go")
 	tm.releaseAtProgress(hold, func(cursor string) bool {
 		return strings.Contains(cursor, "feat: step 3 ██████████ 100%")
 	})
