@@ -108,11 +108,7 @@ func firstLine(s string, max int) string {
 		s = s[:i] + " …"
 	}
 	if len(s) > max {
-		cut := max
-		for cut > 0 && s[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		s = s[:cut] + "…"
+		s = textsafe.Head(s, max) + "…"
 	}
 	return s
 }
