@@ -34,12 +34,9 @@ func readConsent(_ tools.Call, in readArgs) tools.Consent {
 }
 
 func runRead(ctx context.Context, call tools.Call, in readArgs) (tools.Result, error) {
-	if call.Env.Served() {
-		return tools.Errorf("mcp_read: bridged MCP servers are not reachable from a served session"), nil
-	}
-	b, err := From(call.Env)
+	b, err := reachingBridge(call.Env, ReadName)
 	if err != nil {
-		return tools.Errorf("mcp_read: %v", err), nil
+		return tools.Errorf("%v", err), nil
 	}
 	if in.URI == "" {
 		list, err := b.Resources(ctx, in.Server)

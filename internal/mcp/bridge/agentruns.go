@@ -118,17 +118,25 @@ func FormatTools(list []ToolInfo) string {
 	var sb strings.Builder
 	server := ""
 	for _, t := range list {
-		if t.Server != server {
-			server = t.Server
-			state := "enabled"
-			if !t.Enabled {
-				state = "not enabled for this profile"
-			}
-			fmt.Fprintf(&sb, "%s (%s; MCP %s):\n", t.Server, state, EraLabel(t.Era))
-		}
+		writeHeading(&sb, &server, t.Server, t.Enabled, "; MCP "+EraLabel(t.Era))
 		fmt.Fprintf(&sb, "  %s [%s] %s: %s\n", t.Name, t.State, printable(t.Remote, 64), tools.Summary(t.Description, 160))
 	}
 	return strings.TrimRight(sb.String(), "\n")
+}
+
+// writeHeading starts a server's group in a listing sorted by server: a
+// line naming the server and whether the profile enables it, then detail,
+// written when server is not *last, the server of the group before.
+func writeHeading(sb *strings.Builder, last *string, server string, enabled bool, detail string) {
+	if server == *last {
+		return
+	}
+	*last = server
+	state := "enabled"
+	if !enabled {
+		state = "not enabled for this profile"
+	}
+	fmt.Fprintf(sb, "%s (%s%s):\n", server, state, detail)
 }
 
 type callArgs struct {
@@ -154,12 +162,9 @@ func callToolConsent(call tools.Call, in callArgs) tools.Consent {
 }
 
 func runCall(ctx context.Context, call tools.Call, in callArgs) (tools.Result, error) {
-	if call.Env.Served() {
-		return tools.Errorf("mcp_call: bridged MCP servers are not reachable from a served session"), nil
-	}
-	b, err := From(call.Env)
+	b, err := reachingBridge(call.Env, CallName)
 	if err != nil {
-		return tools.Errorf("mcp_call: %v", err), nil
+		return tools.Errorf("%v", err), nil
 	}
 	return b.Call(ctx, in.Server, in.Tool, json.RawMessage(in.Args))
 }

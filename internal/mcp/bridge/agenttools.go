@@ -75,6 +75,20 @@ func forProfile(env *tools.Env, profile string) (*Bridge, error) {
 	return b.ForProfile(profile), nil
 }
 
+// reachingBridge returns the host's bridge for a call of tool name that
+// reaches a bridged server; a served session reaches none. The error
+// starts with name.
+func reachingBridge(env *tools.Env, name string) (*Bridge, error) {
+	if env.Served() {
+		return nil, fmt.Errorf("%s: bridged MCP servers are not reachable from a served session", name)
+	}
+	b, err := From(env)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	return b, nil
+}
+
 // addConsent previews what mcp_add would register, so the approval screen
 // shows the exact launch before anything runs.
 func addConsent(call tools.Call, in addArgs) tools.Consent {

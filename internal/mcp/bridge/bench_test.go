@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"tai/internal/mcp/client"
@@ -36,11 +35,7 @@ func manyServers(tb testing.TB, s *vault.Store, n, m int, command string) {
 }
 
 func benchStore(b *testing.B) *vault.Store {
-	s, err := vault.Open(context.Background(), filepath.Join(b.TempDir(), "home"), vault.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { s.Close() })
+	s := openStore(b)
 	manyServers(b, s, 32, 100, "/nonexistent/never-started")
 	return s
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -33,19 +32,20 @@ type fixture struct {
 	env   map[string]string
 }
 
+// openStore opens a vault in a fresh home (tooltest's), closed when tb
+// ends.
+func openStore(tb testing.TB) *vault.Store {
+	tb.Helper()
+	return tooltest.Env(tb).Store
+}
+
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	s, err := vault.Open(context.Background(), filepath.Join(t.TempDir(), "home"), vault.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openStore(t)
 	f := &fixture{store: s, env: map[string]string{}}
 	f.b = &Bridge{Store: s, Profile: vault.DefaultProfile,
 		LookupEnv: func(n string) (string, bool) { v, ok := f.env[n]; return v, ok }}
-	t.Cleanup(func() {
-		f.b.Close()
-		s.Close()
-	})
+	t.Cleanup(func() { f.b.Close() })
 	return f
 }
 

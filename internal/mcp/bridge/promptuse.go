@@ -241,18 +241,13 @@ func argList(p PromptInfo) string {
 // The text is the server's, untrusted: show it with textsafe.
 func MessageText(m wire.PromptMessage) string {
 	var c struct {
-		Type     string `json:"type"`
-		Text     string `json:"text"`
-		Data     string `json:"data"`
-		MimeType string `json:"mimeType"`
-		URI      string `json:"uri"`
-		Name     string `json:"name"`
-		Resource *struct {
-			URI      string  `json:"uri"`
-			MimeType string  `json:"mimeType"`
-			Text     *string `json:"text"`
-			Blob     *string `json:"blob"`
-		} `json:"resource"`
+		Type     string                 `json:"type"`
+		Text     string                 `json:"text"`
+		Data     string                 `json:"data"`
+		MimeType string                 `json:"mimeType"`
+		URI      string                 `json:"uri"`
+		Name     string                 `json:"name"`
+		Resource *wire.ResourceContents `json:"resource"`
 	}
 	if err := json.Unmarshal(m.Content, &c); err != nil {
 		return "[content tai cannot read]"
@@ -271,7 +266,7 @@ func MessageText(m wire.PromptMessage) string {
 		if c.Resource.Blob != nil {
 			n = len(*c.Resource.Blob)
 		}
-		return fmt.Sprintf("[resource %s, %s, %d bytes of base64: not shown]", c.Resource.URI, orUnknown(c.Resource.MimeType), n)
+		return fmt.Sprintf("[resource %s, %s, %d bytes of base64: not shown]", c.Resource.URI, orUnknown(c.Resource.MIMEType), n)
 	}
 	return fmt.Sprintf("[%s content: not shown]", orUnknown(c.Type))
 }
@@ -293,14 +288,7 @@ func FormatPrompts(list []PromptInfo) string {
 	var sb strings.Builder
 	server := ""
 	for _, p := range list {
-		if p.Server != server {
-			server = p.Server
-			state := "enabled"
-			if !p.Enabled {
-				state = "not enabled for this profile"
-			}
-			fmt.Fprintf(&sb, "%s (%s):\n", p.Server, state)
-		}
+		writeHeading(&sb, &server, p.Server, p.Enabled, "")
 		var args []string
 		for _, a := range p.Arguments {
 			if a.Required {

@@ -97,20 +97,33 @@ func (b *Bridge) ReadResource(ctx context.Context, server, uri string) (*Resourc
 	}
 	out := &ResourceRead{Server: server, URI: uri}
 	for _, item := range res.Contents {
-		rc := ResourceContent{URI: item.URI, MIMEType: item.MIMEType}
-		switch {
-		case item.Blob != nil:
-			rc.IsBlob = true
-			rc.Blob, err = base64.StdEncoding.DecodeString(*item.Blob)
-			if err != nil { // the client checked it; a server cannot get here
-				return nil, fmt.Errorf("reading %s from MCP server %s: a blob that is not base64", printable(uri, 200), server)
-			}
-		case item.Text != nil:
-			rc.Text = b.Store.Redact(*item.Text)
+		rc, err := contentOf(item)
+		if err != nil { // the client checked it; a server cannot get here
+			return nil, fmt.Errorf("reading %s from MCP server %s: a blob that is not base64", printable(uri, 200), server)
+		}
+		if !rc.IsBlob {
+			rc.Text = b.Store.Redact(rc.Text)
 		}
 		out.Contents = append(out.Contents, rc)
 	}
 	return out, nil
+}
+
+// contentOf is one item of resource contents with its blob decoded; a
+// blob that is not base64 is an error.
+func contentOf(item wire.ResourceContents) (ResourceContent, error) {
+	c := ResourceContent{URI: item.URI, MIMEType: item.MIMEType}
+	switch {
+	case item.Blob != nil:
+		blob, err := base64.StdEncoding.DecodeString(*item.Blob)
+		if err != nil {
+			return ResourceContent{}, err
+		}
+		c.IsBlob, c.Blob = true, blob
+	case item.Text != nil:
+		c.Text = *item.Text
+	}
+	return c, nil
 }
 
 // withResources runs fn on a live connection to server, after checking
@@ -204,15 +217,10 @@ const embeddedMax = 16 << 10
 // blob described. A block that does not parse is kept as its JSON.
 func resourceBlock(server, kind string, raw []byte) string {
 	var block struct {
-		URI      string `json:"uri"`
-		Name     string `json:"name"`
-		MIMEType string `json:"mimeType"`
-		Resource *struct {
-			URI      string  `json:"uri"`
-			MIMEType string  `json:"mimeType"`
-			Text     *string `json:"text"`
-			Blob     *string `json:"blob"`
-		} `json:"resource"`
+		URI      string                 `json:"uri"`
+		Name     string                 `json:"name"`
+		MIMEType string                 `json:"mimeType"`
+		Resource *wire.ResourceContents `json:"resource"`
 	}
 	if json.Unmarshal(raw, &block) != nil || (kind == "resource" && block.Resource == nil) {
 		return string(raw)
@@ -227,17 +235,9 @@ func resourceBlock(server, kind string, raw []byte) string {
 		}
 		return line + "; read it with mcp_read]"
 	}
-	r := block.Resource
-	c := ResourceContent{URI: r.URI, MIMEType: r.MIMEType}
-	switch {
-	case r.Blob != nil:
-		blob, err := base64.StdEncoding.DecodeString(*r.Blob)
-		if err != nil {
-			return fmt.Sprintf("[resource server=%s uri=%s: a blob that is not base64, not shown]", server, printable(r.URI, 300))
-		}
-		c.IsBlob, c.Blob = true, blob
-	case r.Text != nil:
-		c.Text = *r.Text
+	c, err := contentOf(*block.Resource)
+	if err != nil {
+		return fmt.Sprintf("[resource server=%s uri=%s: a blob that is not base64, not shown]", server, printable(block.Resource.URI, 300))
 	}
 	head := contentHeader(server, c)
 	if c.IsBlob {

@@ -2,7 +2,6 @@ package bridge
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -16,11 +15,7 @@ import (
 // withheld, on servers of every size.
 func TestServers_TallyMatchesTheView(t *testing.T) {
 	ctx := context.Background()
-	s, err := vault.Open(ctx, filepath.Join(t.TempDir(), "home"), vault.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openStore(t)
 	manyServers(t, s, 3, 130, "/nonexistent/never-started")
 	manyServers(t, s, 1, 5, "/nonexistent/never-started") // srv00 again, now 5 tools
 	// srv01: a tool changed since it was pinned, one new, one past the cap changed
@@ -54,11 +49,7 @@ func TestServers_TallyMatchesTheView(t *testing.T) {
 // A server with a deny list needs the tools themselves: the tally gives way.
 func TestServers_DenyListCountsFromTheView(t *testing.T) {
 	ctx := context.Background()
-	s, err := vault.Open(ctx, filepath.Join(t.TempDir(), "home"), vault.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openStore(t)
 	manyServers(t, s, 1, 10, "/nonexistent/never-started")
 	b := &Bridge{Store: s, Profile: vault.DefaultProfile}
 	servers, _ := s.MCPServers(ctx, false)
