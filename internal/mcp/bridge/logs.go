@@ -159,11 +159,18 @@ func cutLine(s string) string {
 	if len(s) <= wire.LogLineMax {
 		return s
 	}
-	cut := wire.LogLineMax - len(cutMark)
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
+	return runeHead(s, wire.LogLineMax-len(cutMark)) + cutMark
+}
+
+// runeHead is s cut to at most n bytes, on a rune boundary.
+func runeHead(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return s[:cut] + cutMark
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
 }
 
 // firstLineOf is s up to its first line break, with a mark when more
@@ -174,11 +181,7 @@ func firstLineOf(s string) string {
 		s, more = s[:i], true
 	}
 	if len(s) > 300 {
-		cut := 300
-		for cut > 0 && s[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		s, more = s[:cut], true
+		s, more = runeHead(s, 300), true
 	}
 	if more {
 		s += " …"

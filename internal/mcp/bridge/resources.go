@@ -246,11 +246,8 @@ func resourceBlock(server, kind string, raw []byte) string {
 	if len(c.Text) <= embeddedMax {
 		return head + "\n" + c.Text
 	}
-	cut := embeddedMax
-	for cut > 0 && c.Text[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return fmt.Sprintf("%s\n%s\n[cut at %d of %d bytes; read the whole with mcp_read]", head, c.Text[:cut], cut, len(c.Text))
+	shown := runeHead(c.Text, embeddedMax)
+	return fmt.Sprintf("%s\n%s\n[cut at %d of %d bytes; read the whole with mcp_read]", head, shown, len(shown), len(c.Text))
 }
 
 // CompleteURI completes partial, the URI being typed after @SERVER: in a
