@@ -143,6 +143,16 @@ func (b *Bridge) cachedTools(ctx context.Context, server string, names []string)
 	return out, nil
 }
 
+// resourceAllowed refuses resource uri of server when the profile
+// withholds it.
+func (b *Bridge) resourceAllowed(server, uri string) error {
+	if b.Allowed(server, vault.FilterResource, uri) {
+		return nil
+	}
+	return &UnavailableError{Msg: fmt.Sprintf("resource %s of MCP server %s is disabled for profile %s",
+		printable(uri, 200), server, b.Profile), Err: ErrFiltered}
+}
+
 // filteredError refuses a call to a tool a filter withholds, naming the
 // command that offers it again.
 func (b *Bridge) filteredError(server, tool, why string) error {

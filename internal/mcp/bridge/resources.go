@@ -80,9 +80,8 @@ type ResourceRead struct {
 // passes through Store.Redact; blobs are decoded, never redacted, and
 // never shown as they are.
 func (b *Bridge) ReadResource(ctx context.Context, server, uri string) (*ResourceRead, error) {
-	if !b.Allowed(server, vault.FilterResource, uri) {
-		return nil, &UnavailableError{Msg: fmt.Sprintf("resource %s of MCP server %s is disabled for profile %s",
-			printable(uri, 200), server, b.Profile), Err: ErrFiltered}
+	if err := b.resourceAllowed(server, uri); err != nil {
+		return nil, err
 	}
 	var res *wire.ReadResourceResult
 	err := b.withResources(ctx, server, "reading "+printable(uri, 200)+" from", func(c *client.Client) error {

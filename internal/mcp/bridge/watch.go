@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"tai/internal/mcp/wire"
-	"tai/internal/vault"
 )
 
 // Following a resource: a person asks to be told when a resource of a
@@ -120,9 +119,8 @@ func within(uri, followed string) bool {
 // see Watch. A server that declared no resources.subscribe is refused in
 // one line, as is a resource the profile withholds.
 func (b *Bridge) Watch(ctx context.Context, server, uri string) (*Watch, error) {
-	if !b.Allowed(server, vault.FilterResource, uri) {
-		return nil, &UnavailableError{Msg: fmt.Sprintf("resource %s of MCP server %s is disabled for profile %s",
-			printable(uri, 200), server, b.Profile), Err: ErrFiltered}
+	if err := b.resourceAllowed(server, uri); err != nil {
+		return nil, err
 	}
 	if err := b.reachable(ctx, server); err != nil {
 		return nil, err
