@@ -67,11 +67,7 @@ func TestMCPRead_ListsWithoutAURIAndRefusesWhatItMayNotReach(t *testing.T) {
 	f.add(t, featuresEntry(t, "off"), false)
 	yes := &consentRecorder{allow: true}
 	res := f.read(t, yes, nil, `{"server":"feat"}`)
-	for _, want := range []string{"URI ", "test://a  a ", "test://b  b ", "256", "TEMPLATE", "test://item/{id}  item"} {
-		if !strings.Contains(res.Text, want) {
-			t.Errorf("listing\n%s\nlacks %q", res.Text, want)
-		}
-	}
+	wantContains(t, "the listing", res.Text, "URI ", "test://a  a ", "test://b  b ", "256", "TEMPLATE", "test://item/{id}  item")
 	res = f.read(t, yes, nil, `{"server":"off","uri":"test://a"}`)
 	if res.Status != vault.OutcomeRefused || !strings.Contains(res.Text, "not enabled for profile default") {
 		t.Errorf("a server not enabled: %+v", res)

@@ -39,6 +39,17 @@ func openStore(tb testing.TB) *vault.Store {
 	return tooltest.Env(tb).Store
 }
 
+// wantContains fails t for each of wants that text, what the test reads,
+// lacks.
+func wantContains(t *testing.T, what, text string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(text, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, text)
+		}
+	}
+}
+
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	s := openStore(t)

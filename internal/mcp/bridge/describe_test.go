@@ -61,7 +61,7 @@ func TestDescribe_EnvShowsLiteralsAndMasksSubstitutions(t *testing.T) {
 		Secrets: map[string]string{"MY_KEY": "from-the-environment", "tok": "vault-held-token", "S": "ab"},
 	}
 	d := Describe(x, "register").Detail + "\n"
-	for _, want := range []string{
+	wantContains(t, "detail", d,
 		"\n  API_KEY = [env:MY_KEY]\n",
 		"\n  DEBUG = 1\n",
 		"\n  EMPTY = \"\"\n",
@@ -69,11 +69,7 @@ func TestDescribe_EnvShowsLiteralsAndMasksSubstitutions(t *testing.T) {
 		"\n  SHORT = [env:S]\n",
 		"\n  TOKEN = Bearer [secret:tok]\n",
 		"\nwarning: NODE_OPTIONS changes what the server's programs load or run; set it only if you meant to\n",
-	} {
-		if !strings.Contains(d, want) {
-			t.Errorf("detail lacks %q:\n%s", want, d)
-		}
-	}
+	)
 	for _, secret := range []string{"from-the-environment", "vault-held-token", "= ab"} {
 		if strings.Contains(d, secret) {
 			t.Errorf("detail shows %q:\n%s", secret, d)
@@ -94,14 +90,10 @@ func TestDescribe_HeadersMaskedWithTheirSource(t *testing.T) {
 		Secrets: map[string]string{"k": "k-from-vault"},
 	}
 	d := Describe(x, "register").Detail + "\n"
-	for _, want := range []string{
+	wantContains(t, "detail", d,
 		"\n  Authorization = •••• (24 chars, as written in the entry)\n",
 		"\n  X-Key = •••• (12 chars, from [secret:k])\n",
-	} {
-		if !strings.Contains(d, want) {
-			t.Errorf("detail lacks %q:\n%s", want, d)
-		}
-	}
+	)
 	if strings.Contains(d, "xyz-literal-token") || strings.Contains(d, "k-from-vault") {
 		t.Errorf("a header value is shown:\n%s", d)
 	}
@@ -135,11 +127,7 @@ func TestDescribe_FlagsHiddenCharacters(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			c.entry.Name = "e"
 			got := Describe(config.Expanded{Entry: c.entry}, "register")
-			for _, want := range c.shown {
-				if !strings.Contains(got.Detail, want) {
-					t.Errorf("detail lacks %q:\n%s", want, got.Detail)
-				}
-			}
+			wantContains(t, "detail", got.Detail, c.shown...)
 			for what, s := range map[string]string{"title": got.Title, "detail": got.Detail} {
 				if i := strings.IndexFunc(s, func(r rune) bool { return r != '\n' && textsafe.Hidden(string(r)) }); i >= 0 {
 					t.Errorf("the %s holds %U unescaped", what, []rune(s[i:])[0])
@@ -181,16 +169,67 @@ disabled_tools = ["search"]
 		t.Fatal(err)
 	}
 	d := Describe(config.Expanded{Entry: entries[0]}, "register").Detail
-	for _, want := range []string{
+	wantContains(t, "the consent", d,
 		"tools offered: only search, summarize (the pasted allow list)\n",
 		"tools withheld: search (the pasted deny list)\n",
 		"(tai mcp tools docs --enable TOOL or --disable TOOL changes this for a profile)",
-	} {
-		if !strings.Contains(d, want) {
-			t.Errorf("the consent lacks %q:\n%s", want, d)
-		}
-	}
+	)
 	if d := Describe(config.Expanded{Entry: fakeEntry(t, "plain", "echo")}, "register").Detail; strings.Contains(d, "tools ") {
 		t.Errorf("a server without lists shows them:\n%s", d)
+	}
+}
+
+// The consent screen says what a stdio server gets of the environment:
+// the short allowlist, the entry's env, and which variables pass through
+// under their own name; a variable from the vault, or under another name,
+// is not "passed through".
+func TestDescribe_StatesTheEnvironment(t *testing.T) {
+	t.Setenv("PASSME", "v1")
+	t.Setenv("OTHER", "v2")
+	e, err := config.Normalize(`[mcp_servers.s]
+command = "srv"
+env = { LITERAL = "x", RENAMED = "${OTHER}" }
+env_vars = ["PASSME", "ZZ_FROM_VAULT"]
+`, config.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := config.ExpandVars(e[0], config.Sources{Secret: func(name string) (string, bool, error) {
+		return "vault-value", name == "ZZ_FROM_VAULT", nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Describe(x, "register").Detail
+	wantContains(t, "consent", d,
+		"\nenvironment: only HOME, LOGNAME, PATH, SHELL, TERM, USER, LANG, LC_*, TMPDIR, TZ, and proxy settings without credentials",
+		"; plus env below\n",
+		"\npassed through from your environment: PASSME\n",
+	)
+	x, _ = config.ExpandVars(config.Entry{Name: "bare", Transport: config.Stdio, Command: "srv"}, config.Sources{})
+	d = Describe(x, "register").Detail
+	if !strings.Contains(d, "; nothing else") || strings.Contains(d, "passed through") {
+		t.Errorf("an entry without env:\n%s", d)
+	}
+}
+
+// What passes through is part of what was approved: naming one more
+// variable in env_vars changes the launch's fingerprint, so the consent is
+// shown again before the server starts with it.
+func TestLaunchHash_CoversPassedThroughNames(t *testing.T) {
+	t.Setenv("PASSME", "v")
+	hash := func(envVars string) string {
+		e, err := config.Normalize("[mcp_servers.s]\ncommand = \"srv\"\nenv_vars = "+envVars+"\n", config.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, err := config.ExpandVars(e[0], config.Sources{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return LaunchHash(x.Entry)
+	}
+	if hash(`[]`) == hash(`["PASSME"]`) {
+		t.Error("passing PASSME through leaves the launch fingerprint unchanged")
 	}
 }

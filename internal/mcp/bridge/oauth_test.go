@@ -92,11 +92,7 @@ func TestLogin_VerifiesCachesPinsAndEnables(t *testing.T) {
 	if len(*asked) != 1 {
 		t.Fatalf("asked %d times", len(*asked))
 	}
-	for _, want := range []string{fake.URL, "authorization server: " + fake.Issuer, "scopes: mcp:read", "profile default"} {
-		if !strings.Contains((*asked)[0].Detail, want) {
-			t.Errorf("the login consent lacks %q:\n%s", want, (*asked)[0].Detail)
-		}
-	}
+	wantContains(t, "the login consent", (*asked)[0].Detail, fake.URL, "authorization server: "+fake.Issuer, "scopes: mcp:read", "profile default")
 	pins, _ := f.store.MCPPins(ctx, "remote")
 	if len(pins) != 1 {
 		t.Errorf("pins = %v", pins)

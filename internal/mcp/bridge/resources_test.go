@@ -144,17 +144,13 @@ func TestCall_ResourceBlocksBecomeText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{
+	wantContains(t, "what the model sees", out.Text,
 		"see these\n",
 		"[resource_link server=feat uri=test://a name=a mimeType=text/plain; read it with mcp_read]\n",
 		`[resource_link server=feat uri=test://\x1b[31mred name=red; read it with mcp_read]`,
 		"[resource server=feat uri=test://item/1 mimeType=text/plain (6 bytes)]\nitem 1\n",
 		"[resource server=feat uri=test://b mimeType=application/octet-stream: 4 bytes of binary data, not shown]",
-	} {
-		if !strings.Contains(out.Text, want) {
-			t.Errorf("the model sees\n%s\nwithout %q", out.Text, want)
-		}
-	}
+	)
 	if strings.ContainsRune(out.Text, 0x1b) || strings.Contains(out.Text, "AAECAw==") {
 		t.Errorf("a raw escape or the blob's base64 reached the model: %q", out.Text)
 	}
