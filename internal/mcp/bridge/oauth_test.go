@@ -69,23 +69,24 @@ func TestAdd_StaticAuthorizationThat401sFails(t *testing.T) {
 	}
 }
 
-// login registers fake as "remote" (needing a login) and logs in.
-func (f *fixture) login(t *testing.T, fake *oauthtest.Server) Added {
+// login registers fake as "remote" (needing a login) and logs in through
+// fake's stand-in browser (withLogin), returning the login consents too.
+func (f *fixture) login(t *testing.T, fake *oauthtest.Server) (Added, *[]tools.Consent) {
 	t.Helper()
+	asked := f.withLogin(fake)
 	f.add(t, httpEntry("remote", fake.URL), false)
 	a, err := f.b.Login(context.Background(), "remote")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return a
+	return a, asked
 }
 
 func TestLogin_VerifiesCachesPinsAndEnables(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	fake := (&oauthtest.Server{ScopesSupported: []string{"mcp:read"}}).Start(t)
-	asked := f.withLogin(fake)
-	a := f.login(t, fake)
+	a, asked := f.login(t, fake)
 	if !a.LoggedIn || !a.Enabled || len(a.Tools) != 1 || a.Tools[0].Name != "echo" {
 		t.Fatalf("login = %+v", a)
 	}
@@ -161,7 +162,6 @@ func TestCall_401MidSessionRefreshesOnceAndRetries(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	fake := (&oauthtest.Server{}).Start(t)
-	f.withLogin(fake)
 	f.login(t, fake)
 	if _, err := f.b.Call(ctx, "remote", "echo", json.RawMessage(`{"message":"1"}`)); err != nil {
 		t.Fatal(err)
@@ -188,8 +188,7 @@ func TestCall_StepUpWidensTheScope(t *testing.T) {
 	f := newFixture(t)
 	fake := (&oauthtest.Server{OpenInitialize: true, ChallengeScope: "mcp:basic",
 		Require: map[string][]string{"tools/list": {"mcp:basic"}, "tools/call": {"mcp:write"}}}).Start(t)
-	asked := f.withLogin(fake)
-	f.login(t, fake)
+	_, asked := f.login(t, fake)
 	res, err := f.b.Call(ctx, "remote", "echo", json.RawMessage(`{"message":"w"}`))
 	if err != nil || res.Text != "echo: w" {
 		t.Fatalf("call = %+v, %v", res, err)
@@ -211,7 +210,6 @@ func TestCall_StepUpIsBoundedAndNeverWithoutABrowser(t *testing.T) {
 	t.Run("bounded", func(t *testing.T) {
 		f := newFixture(t)
 		fake := newFake()
-		f.withLogin(fake)
 		f.login(t, fake)
 		_, err := f.b.Call(ctx, "remote", "echo", json.RawMessage(`{}`))
 		if err == nil || !strings.Contains(err.Error(), `still wants scope "mcp:write" after 2 logins`) {
@@ -224,7 +222,6 @@ func TestCall_StepUpIsBoundedAndNeverWithoutABrowser(t *testing.T) {
 	t.Run("no browser (served)", func(t *testing.T) {
 		f := newFixture(t)
 		fake := newFake()
-		f.withLogin(fake)
 		f.login(t, fake)
 		f.b.Browser = nil
 		_, err := f.b.Call(ctx, "remote", "echo", json.RawMessage(`{}`))
@@ -241,7 +238,6 @@ func TestRemove_DropsTheLoginInEveryProfile(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	fake := (&oauthtest.Server{Secret: oauth.AuthBasic}).Start(t)
-	f.withLogin(fake)
 	f.login(t, fake)
 	if err := f.store.CreateProfile(ctx, "work"); err != nil {
 		t.Fatal(err)
@@ -279,7 +275,6 @@ func TestLogin_KeyedByURL(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	fake := (&oauthtest.Server{}).Start(t)
-	f.withLogin(fake)
 	f.login(t, fake)
 	f.add(t, httpEntry("again", fake.URL), true)
 	if res, err := f.b.Call(ctx, "again", "echo", json.RawMessage(`{"message":"shared"}`)); err != nil || res.Text != "echo: shared" {
