@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"tai/internal/mcp/client"
 	"tai/internal/mcp/config"
@@ -212,6 +214,20 @@ func TestCall_SpillsLargeResults(t *testing.T) {
 	res, _ = f.b.Call(ctx, "fake", "big", json.RawMessage(`{"size": 65536}`))
 	if len(res.Text) != 65536 {
 		t.Fatalf("a result at exactly the cap spilled (len %d)", len(res.Text))
+	}
+}
+
+// A spilled result's head never ends in half a character.
+func TestCall_SpillHeadEndsOnACharacter(t *testing.T) {
+	f := newFixture(t)
+	text := strings.Repeat("a", spillHead-1) + strings.Repeat("é", wire.ResultMax)
+	got, err := f.b.spill(context.Background(), "fake", "big", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := got[strings.IndexByte(got, '\n')+1:]
+	if !utf8.ValidString(got) || head != strings.Repeat("a", spillHead-1) || !strings.Contains(got, fmt.Sprintf("the first %d bytes", spillHead-1)) {
+		t.Fatalf("spilled head ends %q (valid UTF-8: %v)", head[max(0, len(head)-8):], utf8.ValidString(got))
 	}
 }
 

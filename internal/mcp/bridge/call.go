@@ -9,6 +9,7 @@ import (
 
 	"tai/internal/mcp/client"
 	"tai/internal/mcp/wire"
+	"tai/internal/textsafe"
 	"tai/internal/tools"
 	"tai/internal/tools/schema"
 	"tai/internal/vault"
@@ -196,10 +197,7 @@ func (b *Bridge) spill(ctx context.Context, server, tool, text string) (string, 
 		return "", fmt.Errorf("%s/%s: the result of %d bytes is over the %d-byte inline limit and could not be stored: %w",
 			server, tool, len(text), wire.ResultMax, err)
 	}
-	head := text[:spillHead]
-	for len(head) > 0 && head[len(head)-1]&0xC0 == 0x80 {
-		head = head[:len(head)-1]
-	}
+	head := textsafe.Head(text, spillHead)
 	return fmt.Sprintf("[result of %d bytes spilled to record %s (over the %d-byte inline limit); the first %d bytes follow; read the rest with record_get]\n%s",
 		len(text), id, wire.ResultMax, len(head), head), nil
 }

@@ -159,18 +159,7 @@ func cutLine(s string) string {
 	if len(s) <= wire.LogLineMax {
 		return s
 	}
-	return runeHead(s, wire.LogLineMax-len(cutMark)) + cutMark
-}
-
-// runeHead is s cut to at most n bytes, on a rune boundary.
-func runeHead(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n]
+	return textsafe.Head(s, wire.LogLineMax-len(cutMark)) + cutMark
 }
 
 // firstLineOf is s up to its first line break, with a mark when more
@@ -181,7 +170,7 @@ func firstLineOf(s string) string {
 		s, more = s[:i], true
 	}
 	if len(s) > 300 {
-		s, more = runeHead(s, 300), true
+		s, more = textsafe.Head(s, 300), true
 	}
 	if more {
 		s += " …"

@@ -11,6 +11,7 @@ import (
 
 	"tai/internal/mcp/client"
 	"tai/internal/mcp/wire"
+	"tai/internal/textsafe"
 	"tai/internal/vault"
 )
 
@@ -245,7 +246,7 @@ func resourceBlock(server, kind string, raw []byte) string {
 	if len(c.Text) <= embeddedMax {
 		return head + "\n" + c.Text
 	}
-	shown := runeHead(c.Text, embeddedMax)
+	shown := textsafe.Head(c.Text, embeddedMax)
 	return fmt.Sprintf("%s\n%s\n[cut at %d of %d bytes; read the whole with mcp_read]", head, shown, len(shown), len(c.Text))
 }
 

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"tai/internal/textsafe"
 )
 
 // The typed readers below take a value decoded from JSON (UseNumber) or
@@ -135,10 +136,7 @@ func cut(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
+	return textsafe.Head(s, n) + "…"
 }
 
 // listKeys names a map's keys for an error, quoted, at most five.
