@@ -57,7 +57,8 @@ func newFixture(t *testing.T) *fixture {
 	s := openStore(t)
 	f := &fixture{store: s, env: map[string]string{}}
 	f.b = &Bridge{Store: s, Profile: vault.DefaultProfile,
-		LookupEnv: func(n string) (string, bool) { v, ok := f.env[n]; return v, ok }}
+		LookupEnv: func(n string) (string, bool) { v, ok := f.env[n]; return v, ok },
+		Transport: inProcess(t)}
 	t.Cleanup(func() { f.b.Close() })
 	return f
 }
@@ -68,6 +69,26 @@ func (f *fixture) invoke(ctx context.Context, server, tool string, args string) 
 	env := &tools.Env{Store: f.store, Profile: f.b.Profile}
 	return tools.Invoke(ctx, f.b.BridgedTool(ctx, server, tool), tools.Call{Args: json.RawMessage(args), Env: env},
 		tools.Via{Origin: vault.OriginAgent})
+}
+
+// inProcess serves a fake server inside the test process, over
+// client.NewInMemory, where its entry allows (mcptest.InProcess): no child
+// is started for it. Any other entry, and every test that sets
+// f.b.Transport = nil, starts its command as tai does.
+func inProcess(t *testing.T) func(config.Entry) client.Transport {
+	return func(e config.Entry) client.Transport {
+		if e.Transport != config.Stdio || e.Command != os.Args[0] || !mcptest.InProcess(e.Env) {
+			return nil
+		}
+		tr, end := client.NewInMemory(e.Name)
+		s := mcptest.FromEnv(func(k string) (string, bool) { v, ok := e.Env[k]; return v, ok })
+		s.Send = func(m *wire.Message) { end.Send(m) }
+		s.Raw = func(line string) { end.SendRaw(line) }
+		s.Stderr = end.Stderr
+		end.Serve(s.Handle)
+		t.Cleanup(end.Close)
+		return tr
+	}
 }
 
 // fakeEntry is a stdio entry running the fake server with tools.

@@ -72,19 +72,55 @@ func Main() {
 	if os.Getenv(envSleep) != "" {
 		select {} // the detached sleeper on Windows, which has no sleep(1)
 	}
-	s := &Server{Generated: os.Getenv(EnvGenerated), Script: os.Getenv(EnvScript), ToolsFile: os.Getenv(EnvToolsFile)}
-	list := []byte(os.Getenv(EnvTools))
+	s := FromEnv(os.LookupEnv)
+	s.Stderr = func(line string) { fmt.Fprintln(os.Stderr, line) }
+	s.Raw, s.Send = LineWriter(os.Stdout)
+	ServeLines(s, os.Stdin)
+}
+
+// FromEnv is the Server a re-executed test binary serves where lookup
+// (os.LookupEnv in that process) reads its environment; the caller sets
+// its Send, Raw and Stderr.
+func FromEnv(lookup func(string) (string, bool)) *Server {
+	get := func(k string) string { v, _ := lookup(k); return v }
+	s := &Server{Generated: get(EnvGenerated), Script: get(EnvScript), ToolsFile: get(EnvToolsFile)}
+	list := []byte(get(EnvTools))
 	if s.ToolsFile != "" {
 		list, _ = os.ReadFile(s.ToolsFile)
 	}
 	_ = json.Unmarshal(list, &s.Tools)
-	s.StatelessTTL, s.statelessEnv = os.LookupEnv(EnvStateless)
+	s.StatelessTTL, s.statelessEnv = lookup(EnvStateless)
 	if s.Tools == nil {
 		s.Tools = []map[string]any{}
 	}
-	s.Stderr = func(line string) { fmt.Fprintln(os.Stderr, line) }
-	s.Raw, s.Send = LineWriter(os.Stdout)
-	ServeLines(s, os.Stdin)
+	return s
+}
+
+// InProcess reports whether env (an entry's environment made by [Env] and
+// the Env* settings) describes a server that may run inside the test
+// process: one whose script and tools neither end the process nor read
+// or change what is the process's own (its environment, files, network,
+// children). Any other is started as a child, as people's servers are.
+func InProcess(env map[string]string) bool {
+	for k := range env {
+		switch k {
+		case EnvServe, EnvTools, EnvGenerated, EnvScript, EnvStateless, EnvToolsFile:
+		default:
+			return false
+		}
+	}
+	if env[EnvServe] != "1" || env[EnvScript] == "exit-on-discover" {
+		return false
+	}
+	var tools []struct{ Name string }
+	_ = json.Unmarshal([]byte(env[EnvTools]), &tools)
+	for _, t := range tools {
+		switch t.Name {
+		case "exit", "hang", "env", "fetch", "spawn", "read", "write":
+			return false
+		}
+	}
+	return true
 }
 
 // LineWriter returns the Raw and Send of a Server writing one message a
