@@ -88,3 +88,17 @@ def write_set(outdir, servers, queries):
     tools = sum(len(s["tools"]) for s in servers.values())
     desc_bytes = sum(len(t["description"].encode("utf-8")) for s in servers.values() for t in s["tools"])
     return tools, desc_bytes
+
+
+def finish(outdir, servers, queries, source, counts, dropped):
+    """Writes the set (write_set) and source.json: where it came from
+    (source: benchmark, repo, commit, licence), its sizes, the converter's
+    own counts, and the labels dropped for naming no tool of the set; prints
+    that report without the dropped list."""
+    n_tools, desc_bytes = write_set(outdir, servers, queries)
+    report = dict(source, servers=len(servers), tools=n_tools, description_bytes=desc_bytes)
+    report.update(counts)
+    report.update(multi_step_queries=sum(1 for x in queries if "steps" in x),
+                  dropped_missing_tool=len(dropped), dropped=dropped)
+    write_json(os.path.join(outdir, "source.json"), report)
+    print(json.dumps({k: v for k, v in report.items() if k != "dropped"}, indent=2))

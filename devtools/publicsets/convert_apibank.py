@@ -39,11 +39,10 @@
 import argparse
 import ast
 import json
-import os
 import re
 import sys
 
-from common import Snapshot, guard_outdir, label, server_name, write_json, write_set
+from common import Snapshot, finish, guard_outdir, label, server_name
 
 NAME = "apibank"
 REPO = "AlibabaResearch/DAMO-ConvAI (api-bank/)"
@@ -194,26 +193,14 @@ def main():
                 queries.append(entry)
         per_level[lv] = len(queries) - n_before
 
-    n_tools, desc_bytes = write_set(a.outdir, servers, queries)
-    report = {
-        "benchmark": "API-Bank",
-        "repo": REPO,
-        "commit": snap.commit,
-        "licence": LICENCE,
-        "servers": len(servers),
-        "tools": n_tools,
-        "description_bytes": desc_bytes,
+    source = {"benchmark": "API-Bank", "repo": REPO, "commit": snap.commit, "licence": LICENCE}
+    finish(a.outdir, servers, queries, source, {
         "dialogues": dialogues,
         "queries": len(queries),
         "queries_per_level": per_level,
-        "multi_step_queries": sum(1 for x in queries if "steps" in x),
         "duplicates_dropped": duplicates,
         "dialogues_without_api_call": no_request,
-        "dropped_missing_tool": len(dropped),
-        "dropped": dropped,
-    }
-    write_json(os.path.join(a.outdir, "source.json"), report)
-    print(json.dumps({k: v for k, v in report.items() if k != "dropped"}, indent=2))
+    }, dropped)
 
 
 if __name__ == "__main__":

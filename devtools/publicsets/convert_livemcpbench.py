@@ -26,11 +26,10 @@
 
 import argparse
 import json
-import os
 import re
 import sys
 
-from common import Snapshot, guard_outdir, label, server_name, write_json, write_set
+from common import Snapshot, finish, guard_outdir, label, server_name
 
 NAME = "livemcpbench"
 REPO = "icip-cas/LiveMCPBench"
@@ -129,25 +128,13 @@ def main():
             entry["steps"] = steps
         queries.append(entry)
 
-    n_tools, desc_bytes = write_set(a.outdir, servers, queries)
-    report = {
-        "benchmark": "LiveMCPBench",
-        "repo": REPO,
-        "commit": snap.commit,
-        "licence": LICENCE,
-        "servers": len(servers),
-        "tools": n_tools,
-        "description_bytes": desc_bytes,
+    source = {"benchmark": "LiveMCPBench", "repo": REPO, "commit": snap.commit, "licence": LICENCE}
+    finish(a.outdir, servers, queries, source, {
         "tasks": len(tasks),
         "queries": len(queries),
-        "multi_step_queries": sum(1 for x in queries if "steps" in x),
         "steps_narrowed_by_the_tasks_other_servers": narrowed_steps,
         "steps_with_several_candidate_tools": ambiguous_steps,
-        "dropped_missing_tool": len(dropped),
-        "dropped": dropped,
-    }
-    write_json(os.path.join(a.outdir, "source.json"), report)
-    print(json.dumps({k: v for k, v in report.items() if k != "dropped"}, indent=2))
+    }, dropped)
     for d in dropped:
         print("dropped %s: missing %s" % (d["task_id"], ", ".join(d["missing"])), file=sys.stderr)
 

@@ -24,10 +24,9 @@ import csv
 import hashlib
 import io
 import json
-import os
 import sys
 
-from common import Snapshot, guard_outdir, label, server_name, write_json, write_set
+from common import Snapshot, finish, guard_outdir, label, server_name
 
 NAME = "metatool"
 REPO = "HowieHwong/MetaTool"
@@ -127,26 +126,14 @@ def main():
 
     queries = single + multi
 
-    n_tools, desc_bytes = write_set(a.outdir, servers, queries)
-    report = {
-        "benchmark": "MetaTool (ToolE)",
-        "repo": REPO,
-        "commit": snap.commit,
-        "licence": LICENCE,
-        "servers": len(servers),
-        "tools": n_tools,
-        "description_bytes": desc_bytes,
+    source = {"benchmark": "MetaTool (ToolE)", "repo": REPO, "commit": snap.commit, "licence": LICENCE}
+    finish(a.outdir, servers, queries, source, {
         "queries": len(queries),
         "single_tool_queries": len(single),
         "single_tool_queries_available": single_total,
         "single_tool_rows": len(single_rows),
         "single_tool_limit": a.limit,
-        "multi_step_queries": sum(1 for x in queries if "steps" in x),
-        "dropped_missing_tool": len(dropped),
-        "dropped": dropped,
-    }
-    write_json(os.path.join(a.outdir, "source.json"), report)
-    print(json.dumps({k: v for k, v in report.items() if k != "dropped"}, indent=2))
+    }, dropped)
 
 
 if __name__ == "__main__":
