@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"tai/internal/mcp/wire"
+	"tai/internal/textsafe"
 )
 
 // The modes of an elicitation.
@@ -168,11 +169,8 @@ func Shown(s string) string {
 	if len(s) <= wire.ElicitMessageMax {
 		return s
 	}
-	cut := wire.ElicitMessageMax
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + fmt.Sprintf(" […%d more bytes not shown]", len(s)-cut)
+	head := textsafe.Head(s, wire.ElicitMessageMax)
+	return head + fmt.Sprintf(" […%d more bytes not shown]", len(s)-len(head))
 }
 
 // secretWords, in a field's name or title, suggest it asks for a

@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"unicode/utf8"
 
 	"tai/internal/mcp/wire"
+	"tai/internal/textsafe"
 	"tai/internal/tools"
 )
 
@@ -32,12 +32,9 @@ func (s *Server) spill(ctx context.Context, sess *Session, env *tools.Env, tool,
 		return nil
 	}
 	uri := RecordURI(id)
-	cut := spillHead
-	for cut > 0 && !utf8.RuneStart(text[cut]) {
-		cut--
-	}
+	head := textsafe.Head(text, spillHead)
 	res := TextResult(fmt.Sprintf("[result of %d bytes spilled to %s (over the %d-byte inline limit, MCP_RESULT_MAX); the first %d bytes follow; read the whole with resources/read of %s, or in pages with record_get id %s]\n%s",
-		len(text), uri, wire.ResultMax, cut, uri, id, text[:cut]), isError)
+		len(text), uri, wire.ResultMax, len(head), uri, id, head), isError)
 	if sess.version >= "2025-06-18" {
 		link, _ := json.Marshal(map[string]any{"type": "resource_link", "uri": uri, "name": id, "mimeType": "text/plain",
 			"description": fmt.Sprintf("the whole %d-byte result of %s", len(text), tool)})

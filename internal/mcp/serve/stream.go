@@ -6,9 +6,9 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"tai/internal/mcp/wire"
+	"tai/internal/textsafe"
 )
 
 // MaxNotifications bounds the notifications sent about one request; later
@@ -227,9 +227,5 @@ func clipText(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
-	cut := max - len("…")
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return textsafe.Head(s, max-len("…")) + "…"
 }
