@@ -106,22 +106,33 @@ func (c *Client) listAll(ctx context.Context, method, key string, most int, cap 
 	}
 }
 
+// listItems is listAll keeping each item decoded as a T, once check (when
+// not nil) accepts it.
+func listItems[T any](ctx context.Context, c *Client, method, key string, most int, cap string, check func(T) error) ([]T, error) {
+	var out []T
+	err := c.listAll(ctx, method, key, most, cap, func(b json.RawMessage) error {
+		var item T
+		if err := json.Unmarshal(b, &item); err != nil {
+			return err
+		}
+		if check != nil {
+			if err := check(item); err != nil {
+				return err
+			}
+		}
+		out = append(out, item)
+		return nil
+	})
+	return out, err
+}
+
 // ListResources returns every resource the server lists, within
 // MCP_MAX_LISTED_RESOURCES and MCP_MAX_LIST_BYTES.
 func (c *Client) ListResources(ctx context.Context) ([]wire.Resource, error) {
 	if err := c.needs("resources", wire.MethodResourcesList); err != nil {
 		return nil, err
 	}
-	var out []wire.Resource
-	err := c.listAll(ctx, wire.MethodResourcesList, "resources", wire.MaxResources, "MCP_MAX_LISTED_RESOURCES", func(b json.RawMessage) error {
-		var r wire.Resource
-		if err := json.Unmarshal(b, &r); err != nil {
-			return err
-		}
-		out = append(out, r)
-		return nil
-	})
-	return out, err
+	return listItems[wire.Resource](ctx, c, wire.MethodResourcesList, "resources", wire.MaxResources, "MCP_MAX_LISTED_RESOURCES", nil)
 }
 
 // ListResourceTemplates returns every resource template the server lists,
@@ -130,16 +141,7 @@ func (c *Client) ListResourceTemplates(ctx context.Context) ([]wire.ResourceTemp
 	if err := c.needs("resources", wire.MethodResourceTemplates); err != nil {
 		return nil, err
 	}
-	var out []wire.ResourceTemplate
-	err := c.listAll(ctx, wire.MethodResourceTemplates, "resourceTemplates", wire.MaxResources, "MCP_MAX_LISTED_RESOURCES", func(b json.RawMessage) error {
-		var r wire.ResourceTemplate
-		if err := json.Unmarshal(b, &r); err != nil {
-			return err
-		}
-		out = append(out, r)
-		return nil
-	})
-	return out, err
+	return listItems[wire.ResourceTemplate](ctx, c, wire.MethodResourceTemplates, "resourceTemplates", wire.MaxResources, "MCP_MAX_LISTED_RESOURCES", nil)
 }
 
 // ResourceSizeError is a resources/read whose contents passed
@@ -217,19 +219,12 @@ func (c *Client) ListPrompts(ctx context.Context) ([]wire.Prompt, error) {
 	if err := c.needs("prompts", wire.MethodPromptsList); err != nil {
 		return nil, err
 	}
-	var out []wire.Prompt
-	err := c.listAll(ctx, wire.MethodPromptsList, "prompts", wire.MaxPrompts, "MCP_MAX_LISTED_PROMPTS", func(b json.RawMessage) error {
-		var p wire.Prompt
-		if err := json.Unmarshal(b, &p); err != nil {
-			return err
-		}
-		if len(b) > wire.MaxToolBytes {
+	return listItems(ctx, c, wire.MethodPromptsList, "prompts", wire.MaxPrompts, "MCP_MAX_LISTED_PROMPTS", func(p wire.Prompt) error {
+		if len(p.Raw) > wire.MaxToolBytes {
 			return fmt.Errorf("prompt %q passed MCP_MAX_TOOL_BYTES", wire.Printable(p.Name, 60))
 		}
-		out = append(out, p)
 		return nil
 	})
-	return out, err
 }
 
 // GetPrompt fetches one prompt's messages with its arguments.

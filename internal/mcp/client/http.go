@@ -129,12 +129,9 @@ func (t *httpTransport) close() error {
 // the server forgot the session: tai initializes once more and retries
 // once.
 func (t *httpTransport) send(ctx context.Context, m *wire.Message) error {
-	body, err := wire.Encode(m)
+	body, err := encode(m)
 	if err != nil {
-		return fmt.Errorf("encoding: %w", err)
-	}
-	if len(body) > wire.HTTPMaxBody {
-		return fmt.Errorf("message of %d bytes is over %s", len(body), maxBodyText)
+		return err
 	}
 	session, err := t.post(ctx, m, body)
 	var he *wire.HTTPError
@@ -339,20 +336,30 @@ func (e *LegacySSEError) Error() string {
 
 func (e *LegacySSEError) Unwrap() error { return e.Err }
 
+// eventStreamRequest is a GET of the URL asking for an event stream, with
+// the configured headers.
+func (t *httpTransport) eventStreamRequest(ctx context.Context) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.url, nil)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range t.headers {
+		req.Header.Set(k, v)
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	return req, nil
+}
+
 // servesEventStream asks, after a POST was refused, whether the URL answers
 // a GET with an event stream, as a legacy HTTP+SSE endpoint does. Only the
 // status and headers are read; the stream is closed at once.
 func (t *httpTransport) servesEventStream(ctx context.Context) bool {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.url, nil)
+	req, err := t.eventStreamRequest(ctx)
 	if err != nil {
 		return false
 	}
-	for k, v := range t.headers {
-		req.Header.Set(k, v)
-	}
-	req.Header.Set("Accept", "text/event-stream")
 	resp, err := t.hc.Do(req)
 	if err != nil {
 		return false

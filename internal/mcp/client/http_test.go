@@ -20,12 +20,7 @@ import (
 func connectHTTP(t *testing.T, f *httpFake, opts Options) *Client {
 	t.Helper()
 	opts.Transport = f.transport()
-	c, err := Connect(context.Background(), opts)
-	if err != nil {
-		t.Fatalf("connect: %v", err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
+	return connectWith(t, opts)
 }
 
 func TestHTTP_ToolsOverJSONAndEventStream(t *testing.T) {

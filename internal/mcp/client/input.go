@@ -136,27 +136,44 @@ func (c *Client) answerInput(ctx context.Context, method string, params any, raw
 	if len(ir.InputRequests) > maxInputRequests {
 		return nil, &InputError{Method: method, Why: fmt.Sprintf("%d questions in one round; tai answers at most %d", len(ir.InputRequests), maxInputRequests)}
 	}
-	keys := make([]string, 0, len(ir.InputRequests))
-	for k := range ir.InputRequests {
+	responses, why := c.answerEach(ctx, ir.InputRequests, func(k, asked string, werr *wire.Error) string {
+		if werr == nil {
+			return fmt.Sprintf("input request %q is not a request", wire.Printable(k, 40))
+		}
+		return fmt.Sprintf("input request %q (%s): %s", wire.Printable(k, 40), wire.Printable(asked, 40), werr.Message)
+	})
+	if why != "" {
+		return nil, &InputError{Method: method, Why: why}
+	}
+	return retryParams(params, responses, ir.RequestState)
+}
+
+// answerEach answers every input request, in the order of their keys (a
+// stable order to ask in), as the server's own requests are answered. At
+// the first that names no method (werr nil) or that tai cannot answer it
+// stops with the reason failed gives.
+func (c *Client) answerEach(ctx context.Context, requests map[string]json.RawMessage, failed func(key, method string, werr *wire.Error) string) (responses map[string]json.RawMessage, why string) {
+	keys := make([]string, 0, len(requests))
+	for k := range requests {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys) // asked in a stable order
-	responses := map[string]json.RawMessage{}
+	sort.Strings(keys)
+	responses = map[string]json.RawMessage{}
 	for _, k := range keys {
 		var req struct {
 			Method string          `json:"method"`
 			Params json.RawMessage `json:"params"`
 		}
-		if err := json.Unmarshal(ir.InputRequests[k], &req); err != nil || req.Method == "" {
-			return nil, &InputError{Method: method, Why: fmt.Sprintf("input request %q is not a request", wire.Printable(k, 40))}
+		if err := json.Unmarshal(requests[k], &req); err != nil || req.Method == "" {
+			return nil, failed(k, req.Method, nil)
 		}
 		res, werr := c.asked(ctx, req.Method, req.Params)
 		if werr != nil {
-			return nil, &InputError{Method: method, Why: fmt.Sprintf("input request %q (%s): %s", wire.Printable(k, 40), wire.Printable(req.Method, 40), werr.Message)}
+			return nil, failed(k, req.Method, werr)
 		}
 		responses[k] = res
 	}
-	return retryParams(params, responses, ir.RequestState)
+	return responses, ""
 }
 
 // retryParams is params with inputResponses (when any) and requestState

@@ -291,14 +291,10 @@ func (t *httpTransport) listenGET(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer context.AfterFunc(t.closed, cancel)()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.url, nil)
+	req, err := t.eventStreamRequest(ctx)
 	if err != nil {
 		return err
 	}
-	for k, v := range t.headers {
-		req.Header.Set(k, v)
-	}
-	req.Header.Set("Accept", "text/event-stream")
 	t.mu.Lock()
 	session, version := t.session, t.version
 	t.mu.Unlock()

@@ -3,21 +3,13 @@
 package client
 
 import (
-	"bytes"
-	"os"
-	"strconv"
 	"syscall"
+
+	"tai/internal/tools/proctest"
 )
 
 // alive reports whether pid runs (exists and is not a zombie).
-func alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	i := bytes.LastIndexByte(b, ')')
-	return i >= 0 && i+2 < len(b) && b[i+2] != 'Z'
-}
+func alive(pid int) bool { return proctest.Running(pid) }
 
 // detachedAttr puts a child in a session of its own, out of the server's
 // process group, as setsid(1) or a daemonizing server does.

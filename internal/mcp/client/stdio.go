@@ -22,6 +22,18 @@ const shutdownGrace = 2 * time.Second
 // maxBodyText names the message cap in errors.
 var maxBodyText = fmt.Sprintf("%dMiB (MCP_HTTP_MAX_BODY)", wire.HTTPMaxBody>>20)
 
+// encode is m as sent by either transport, refused over MCP_HTTP_MAX_BODY.
+func encode(m *wire.Message) ([]byte, error) {
+	b, err := wire.Encode(m)
+	if err != nil {
+		return nil, fmt.Errorf("encoding: %w", err)
+	}
+	if len(b) > wire.HTTPMaxBody {
+		return nil, fmt.Errorf("message of %d bytes is over %s", len(b), maxBodyText)
+	}
+	return b, nil
+}
+
 // Stdio runs a server as a child process speaking newline-delimited
 // JSON-RPC on its stdin and stdout (McpStdioTransport). The child's
 // environment is a few of tai's variables (see [InheritedEnv]) plus Env.
@@ -192,12 +204,9 @@ func (t *stdioTransport) drain() {
 }
 
 func (t *stdioTransport) send(ctx context.Context, m *wire.Message) error {
-	b, err := wire.Encode(m)
+	b, err := encode(m)
 	if err != nil {
-		return fmt.Errorf("encoding: %w", err)
-	}
-	if len(b) > wire.HTTPMaxBody {
-		return fmt.Errorf("message of %d bytes is over %s", len(b), maxBodyText)
+		return err
 	}
 	b = append(b, '\n')
 	t.wmu.Lock()

@@ -42,6 +42,12 @@ func connect(t *testing.T, script string, opts Options) *Client {
 	if opts.Transport == nil {
 		opts.Transport = fake(t, script)
 	}
+	return connectWith(t, opts)
+}
+
+// connectWith connects as opts say and closes the client at the end.
+func connectWith(t *testing.T, opts Options) *Client {
+	t.Helper()
 	c, err := Connect(context.Background(), opts)
 	if err != nil {
 		t.Fatalf("connect: %v", err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"time"
 
 	"tai/internal/mcp/wire"
@@ -146,25 +145,14 @@ func (c *Client) answerTaskV2(ctx context.Context, t taskV2) error {
 	if len(t.InputRequests) > maxInputRequests {
 		return &InputError{Method: wire.MethodToolsCall, Why: fmt.Sprintf("its task asked %d questions in one round; tai answers at most %d", len(t.InputRequests), maxInputRequests)}
 	}
-	keys := make([]string, 0, len(t.InputRequests))
-	for k := range t.InputRequests {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	responses := map[string]json.RawMessage{}
-	for _, k := range keys {
-		var req struct {
-			Method string          `json:"method"`
-			Params json.RawMessage `json:"params"`
+	responses, why := c.answerEach(ctx, t.InputRequests, func(k, asked string, werr *wire.Error) string {
+		if werr == nil {
+			return fmt.Sprintf("its task's question %q names no method", wire.Printable(k, 40))
 		}
-		if err := json.Unmarshal(t.InputRequests[k], &req); err != nil || req.Method == "" {
-			return &InputError{Method: wire.MethodToolsCall, Why: fmt.Sprintf("its task's question %q names no method", wire.Printable(k, 40))}
-		}
-		res, werr := c.asked(ctx, req.Method, req.Params)
-		if werr != nil {
-			return &InputError{Method: wire.MethodToolsCall, Why: fmt.Sprintf("its task asked %s, which tai cannot answer: %s", wire.Printable(req.Method, 40), werr.Message)}
-		}
-		responses[k] = res
+		return fmt.Sprintf("its task asked %s, which tai cannot answer: %s", wire.Printable(asked, 40), werr.Message)
+	})
+	if why != "" {
+		return &InputError{Method: wire.MethodToolsCall, Why: why}
 	}
 	uctx, cancel := c.withTimeout(ctx, MethodTasksUpdate)
 	defer cancel()
