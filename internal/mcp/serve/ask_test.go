@@ -328,6 +328,21 @@ func TestTasks_ServedChatRunsAsATask(t *testing.T) {
 	}
 }
 
+// createdTask is the id of the task m, a task-augmented call's answer,
+// created.
+func createdTask(t *testing.T, m *wire.Message) string {
+	t.Helper()
+	var created struct {
+		Task struct {
+			TaskID string `json:"taskId"`
+		} `json:"task"`
+	}
+	if m.Error != nil || json.Unmarshal(m.Result, &created) != nil || created.Task.TaskID == "" {
+		t.Fatalf("the task: %s %+v", m.Result, m.Error)
+	}
+	return created.Task.TaskID
+}
+
 // tasks/cancel stops a working task: its tool's context ends, and
 // tasks/result says it was cancelled.
 func TestTasks_CancelStopsTheTask(t *testing.T) {
@@ -341,15 +356,8 @@ func TestTasks_CancelStopsTheTask(t *testing.T) {
 	h := start(t, Options{Tools: []*Tool{tool}})
 	sess := h.open()
 	m := h.request(sess, "tools/call", map[string]any{"name": "wait", "arguments": map[string]any{}, "task": map[string]any{}}).msg(t)
-	var created struct {
-		Task struct {
-			TaskID string `json:"taskId"`
-		} `json:"task"`
-	}
-	if m.Error != nil || json.Unmarshal(m.Result, &created) != nil || created.Task.TaskID == "" {
-		t.Fatalf("the task: %s %+v", m.Result, m.Error)
-	}
-	c := h.request(sess, "tasks/cancel", map[string]any{"taskId": created.Task.TaskID}).msg(t)
+	taskID := createdTask(t, m)
+	c := h.request(sess, "tasks/cancel", map[string]any{"taskId": taskID}).msg(t)
 	if c.Error != nil || !strings.Contains(string(c.Result), `"status":"cancelled"`) {
 		t.Fatalf("tasks/cancel: %s %+v", c.Result, c.Error)
 	}
@@ -358,7 +366,7 @@ func TestTasks_CancelStopsTheTask(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatal("the task's tool was not stopped")
 	}
-	if _, e := h.rpcError(sess, "tasks/result", map[string]any{"taskId": created.Task.TaskID}); e.Code != wire.CodeInvalidParams || !strings.Contains(e.Message, "was cancelled") {
+	if _, e := h.rpcError(sess, "tasks/result", map[string]any{"taskId": taskID}); e.Code != wire.CodeInvalidParams || !strings.Contains(e.Message, "was cancelled") {
 		t.Errorf("the result of a cancelled task: %+v", e)
 	}
 }
@@ -443,18 +451,11 @@ func TestTasks_ServedTaskAsksOnTasksResult(t *testing.T) {
 	h := start(t, Options{Tools: servedTools(), Host: host})
 	sess := h.openEliciting(`{"elicitation":{}}`)
 	m := h.request(sess, "tools/call", map[string]any{"name": ChatName, "arguments": map[string]any{"message": "go"}, "task": map[string]any{}}).msg(t)
-	var created struct {
-		Task struct {
-			TaskID string `json:"taskId"`
-		} `json:"task"`
-	}
-	if m.Error != nil || json.Unmarshal(m.Result, &created) != nil || created.Task.TaskID == "" {
-		t.Fatalf("the task: %s %+v", m.Result, m.Error)
-	}
-	res, asked := h.answering(sess, "tasks/result", `{"taskId":"`+created.Task.TaskID+`"}`, func(*wire.Message) string {
+	taskID := createdTask(t, m)
+	res, asked := h.answering(sess, "tasks/result", `{"taskId":"`+taskID+`"}`, func(*wire.Message) string {
 		return `{"action":"accept","content":{"answer":"blue"}}`
 	})
-	if len(asked) != 1 || asked[0].Method != wire.MethodElicit || !strings.Contains(string(asked[0].Params), `"io.modelcontextprotocol/related-task":{"taskId":"`+created.Task.TaskID+`"}`) {
+	if len(asked) != 1 || asked[0].Method != wire.MethodElicit || !strings.Contains(string(asked[0].Params), `"io.modelcontextprotocol/related-task":{"taskId":"`+taskID+`"}`) {
 		t.Fatalf("asked %+v", asked)
 	}
 	if res.Text() != "blue it is" {

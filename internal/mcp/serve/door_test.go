@@ -1,12 +1,9 @@
 package serve
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"tai/internal/llm/llmtest"
 	"tai/internal/mcp/wire"
 	"tai/internal/tools"
 	"tai/internal/vault"
@@ -17,12 +14,7 @@ import (
 // (answered -32602) each validate their arguments once and leave exactly
 // one audit row, mcp-serve with origin served.
 func TestToolsCall_OneValidationAndOneAuditRowPerCall(t *testing.T) {
-	host := newTestHost(t, llmtest.Script{})
-	if err := os.WriteFile(filepath.Join(host.dir, "note.txt"), []byte("hello\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	h := start(t, Options{Tools: servedTools(), Host: host})
-	sess := h.open()
+	host, h, sess := servingNote(t, "hello\n")
 	before := tools.Validations()
 	if res := h.call(sess, "read_file", map[string]any{"path": "note.txt"}); res.IsError {
 		t.Fatalf("read_file: %+v", res)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -221,6 +222,18 @@ func newTestHost(t *testing.T, script llmtest.Script) *testHost {
 	}
 	t.Cleanup(func() { store.Close() })
 	return &testHost{store: store, model: llmtest.Start(t, script), dir: t.TempDir()}
+}
+
+// servingNote serves the native tools over a host whose directory holds
+// note.txt with text, in an open session.
+func servingNote(t *testing.T, text string) (host *testHost, h *harness, sess string) {
+	t.Helper()
+	host = newTestHost(t, llmtest.Script{})
+	if err := os.WriteFile(filepath.Join(host.dir, "note.txt"), []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h = start(t, Options{Tools: servedTools(), Host: host})
+	return host, h, h.open()
 }
 
 func (h *testHost) Env(ctx context.Context) (*tools.Env, error) {

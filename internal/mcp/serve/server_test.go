@@ -2,8 +2,6 @@ package serve
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,7 +10,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"tai/internal/catalog"
-	"tai/internal/llm/llmtest"
 	"tai/internal/mcp/wire"
 	"tai/internal/vault"
 )
@@ -114,12 +111,7 @@ func sameJSON(t *testing.T, a, b []byte) bool {
 }
 
 func TestToolsCall_NativeTool(t *testing.T) {
-	host := newTestHost(t, llmtest.Script{})
-	if err := os.WriteFile(filepath.Join(host.dir, "note.txt"), []byte("hello from the file\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	h := start(t, Options{Tools: servedTools(), Host: host})
-	sess := h.open()
+	host, h, sess := servingNote(t, "hello from the file\n")
 	res := h.call(sess, "read_file", map[string]any{"path": "note.txt"})
 	if res.IsError || !strings.Contains(res.Text(), "hello from the file") {
 		t.Fatalf("read_file: %+v", res)
