@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"tai/internal/llm/llmtest"
-	"tai/internal/tools/proctest"
+	"tai/internal/proctest"
 )
 
 // stdioConfig is a Codex config registering the test binary as the fake

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"tai/internal/proctest"
 	"tai/internal/reaper"
-	"tai/internal/tools/proctest"
 )
 
 func TestMain(m *testing.M) {

@@ -5,7 +5,7 @@ package client
 import (
 	"syscall"
 
-	"tai/internal/tools/proctest"
+	"tai/internal/proctest"
 )
 
 // alive reports whether pid runs (exists and is not a zombie).

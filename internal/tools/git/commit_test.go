@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"tai/internal/gitenv/gitenvtest"
+	"tai/internal/proctest"
 	"tai/internal/tools"
-	"tai/internal/tools/proctest"
 )
 
 func TestCommit_StagesPathsAndCommits(t *testing.T) {

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"tai/internal/gitenv/gitenvtest"
+	"tai/internal/proctest"
 	"tai/internal/sandbox"
 	"tai/internal/tools"
-	"tai/internal/tools/proctest"
 	"tai/internal/tools/tooltest"
 )
 

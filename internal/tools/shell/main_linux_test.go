@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"tai/internal/proctest"
 	"tai/internal/sandbox"
-	"tai/internal/tools/proctest"
 )
 
 func TestMain(m *testing.M) {
