@@ -24,22 +24,6 @@ import (
 // The tables below are built on first use, not when tai starts
 // (docs/benchmarks.md, "Start-up: tai against a hello-world binary").
 
-// Kinds of payload. The words inside an address, a phone number or a
-// file name are the request's payload and count little (quotedWeight),
-// but what kind of thing the payload is says much about the tool: a phone
-// number is for a phone or SMS tool, an email address for mail, a .xlsx
-// file for a spreadsheet tool, 10.4.0.0/22 for a network tool, "68
-// fahrenheit in celsius" for a unit converter. kindsOf names those kinds
-// in the words tool descriptions use; they count at kindWeight.
-//
-// A kind is named only where its form leaves no doubt (a checksum, a
-// fixed shape, a unit or a currency written beside a number), so that
-// ordinary words and plain numbers name none: docs/benchmarks.md, "Tool
-// selection", lists the kinds and what was left out.
-
-// The tables below are built on first use, not when tai starts
-// (docs/benchmarks.md, "Start-up: tai against a hello-world binary").
-
 // kindWeight is what a kind of payload counts for: evidence about the
 // tool, weaker than the person's own words for it.
 const kindWeight = 0.5
