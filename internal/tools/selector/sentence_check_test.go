@@ -2,6 +2,7 @@ package selector_test
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -81,7 +82,7 @@ func TestSentenceEncoderFusion(t *testing.T) {
 			for j := range order {
 				order[j] = j
 			}
-			slices.SortStableFunc(order, func(a, b int) int { return cmpDesc(near[a], near[b]) })
+			slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(near[b], near[a]) })
 			if slices.ContainsFunc(order[:250], func(j int) bool { return slices.Contains(q.Tools, cat[j].Name) }) {
 				alone++
 			}
@@ -96,7 +97,7 @@ func TestSentenceEncoderFusion(t *testing.T) {
 				for j := range score {
 					score[j] += w * near[j] * near[j]
 				}
-				slices.SortStableFunc(order, func(a, b int) int { return cmpDesc(score[a], score[b]) })
+				slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(score[b], score[a]) })
 				if slices.ContainsFunc(order[:min(k, len(order))], func(j int) bool { return slices.Contains(q.Tools, cat[j].Name) }) {
 					fused[w]++
 				}
@@ -141,16 +142,6 @@ func cosine(a, b []float64) float64 {
 		return 0
 	}
 	return d / math.Sqrt(na*nb)
-}
-
-func cmpDesc(a, b float64) int {
-	switch {
-	case a > b:
-		return -1
-	case a < b:
-		return 1
-	}
-	return 0
 }
 
 // oneLine is s with every run of white space one space.
